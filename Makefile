@@ -1,0 +1,40 @@
+# Two commands on a fresh machine:  `make app` (install everything, build the index, start the
+# app)  and  `make test` (install what the tests need, then lint, type-check and test).
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-10)
+
+.PHONY: app test lint check bench evals system-deps
+
+$(STAMP):
+	$(PYTHON) -m venv $(VENV)
+	# The CPU build of torch first: a bare `torch` requirement would pull GBs of CUDA wheels.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+# Debian packages the tests drive for real: Chromium (browser tests), espeak-ng (speech tests).
+system-deps:
+	@if ! command -v chromium >/dev/null || ! command -v espeak-ng >/dev/null; then \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    chromium espeak-ng >/dev/null; fi
+
+app: $(STAMP)
+	$(BIN)/interviewer ingest --quiet
+	$(BIN)/interviewer app
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+test: $(STAMP) system-deps lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
+
+evals: $(STAMP)
+	$(BIN)/interviewer eval mohler --split report --out out/evals/mohler

@@ -1,0 +1,256 @@
+"""The question bank: parsed items merged into questions with ids, topics and variants."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .embeddings import Embedder
+from .records import Question, RawItem
+
+# Two items are one question when their questions say nearly the same thing, or when the
+# questions are close and the answers agree. Chosen on the shipped guides: the known repeats
+# ("CUDA core vs Tensor Core" x3, occupancy x3, FlashAttention x2...) merge, and look-alikes
+# with different answers ("nvidia-smi shows 95%" vs "shows 0%") stay apart.
+SAME_QUESTION = 0.90
+CLOSE_QUESTION, SAME_ANSWER = 0.70, 0.80
+
+TOPICS: dict[str, tuple[str, ...]] = {
+    "gpu-architecture": (
+        "cuda core",
+        "tensor core",
+        "warp",
+        " sm",
+        "streaming multiprocessor",
+        "gpus faster than cpus",
+        "memory hierarchy",
+        "gpus and tpus",
+        "vram",
+    ),
+    "memory": (
+        "memory",
+        "hbm",
+        "gddr",
+        "vram",
+        "out-of-memory",
+        "oom",
+        "kv cache",
+        "checkpointing",
+        "pinned",
+    ),
+    "kernels-performance": (
+        "kernel",
+        "occupancy",
+        "coalesc",
+        "roofline",
+        "profil",
+        "bank conflict",
+        "divergence",
+        "fusion",
+        "flashattention",
+        "arithmetic intensity",
+        "benchmark",
+        "throughput",
+        "utilization",
+        "cuda graph",
+        "stream",
+        "loss.item",
+        "memory-bound",
+        "compute-bound",
+        "stall",
+    ),
+    "precision-quantization": (
+        "fp16",
+        "bf16",
+        "fp8",
+        "int4",
+        "int8",
+        "mixed precision",
+        "mixed-precision",
+        "quantiz",
+        "qat",
+        "ptq",
+    ),
+    "distributed-training": (
+        "allreduce",
+        "all-reduce",
+        "nccl",
+        "parallelism",
+        "zero",
+        "fsdp",
+        "ddp",
+        "parameter-server",
+        "parameter server",
+        "sharding",
+        "scales from",
+        "distributed",
+        "pipeline bubble",
+        "gradient",
+        "adding gpus",
+    ),
+    "interconnect-networking": (
+        "nvlink",
+        "pcie",
+        "infiniband",
+        "rdma",
+        "gpudirect",
+        "interconnect",
+        "communication",
+        "host-to-device",
+        "host–device",
+    ),
+    "inference-serving": ("inference", "serve", "serving", "latency", "70b model"),
+    "cluster-infrastructure": (
+        "kubernetes",
+        "mig",
+        "mps",
+        "multi-tenant",
+        "scheduler",
+        "scheduling",
+        "cluster",
+        "spot",
+        "preemptible",
+        "cost",
+        "platform",
+        "share one gpu",
+        "nvidia-smi",
+        "throttl",
+    ),
+    "data-pipelines": (
+        "data pipeline",
+        "dataloader",
+        "shuffle",
+        "preprocessing",
+        "data loading",
+        "images",
+        "input pipeline",
+    ),
+    "mlops-reliability": (
+        "reproducib",
+        "determinis",
+        "ci ",
+        "release",
+        "diverges",
+        "hangs",
+        "debug",
+        "fault",
+        "checkpoint/resume",
+        "test harness",
+    ),
+}
+
+
+def topics_for(text: str) -> tuple[str, ...]:
+    lowered = f" {text.lower()} "
+    found = tuple(t for t, words in TOPICS.items() if any(w in lowered for w in words))
+    return found or ("general",)
+
+
+def question_id(text: str) -> str:
+    normal = re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+    return "q-" + hashlib.sha1(normal.encode()).hexdigest()[:10]
+
+
+def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
+    """Merge near-duplicate items (within or across guides) into questions, in corpus order."""
+    if not items:
+        return []
+    q_vecs = embedder.embed([it.text for it in items])
+    qa_vecs = embedder.embed([f"{it.text} {(it.reference or '')[:400]}" for it in items])
+    q_sim, qa_sim = q_vecs @ q_vecs.T, qa_vecs @ qa_vecs.T
+    parent = list(range(len(items)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a in range(len(items)):
+        for b in range(a + 1, len(items)):
+            both_answered = bool(items[a].reference and items[b].reference)
+            if q_sim[a, b] >= SAME_QUESTION or (
+                both_answered and q_sim[a, b] >= CLOSE_QUESTION and qa_sim[a, b] >= SAME_ANSWER
+            ):
+                parent[find(b)] = find(a)
+    groups: dict[int, list[RawItem]] = {}
+    for i, item in enumerate(items):
+        groups.setdefault(find(i), []).append(item)
+    return [_question(group) for _, group in sorted(groups.items())]
+
+
+def _question(variants: list[RawItem]) -> Question:
+    first = variants[0]
+    counts = Counter(v.difficulty for v in variants)
+    difficulty = max(counts, key=lambda d: (counts[d], d == first.difficulty))
+    text_for_topics = " ".join(f"{v.text} {(v.reference or '')[:200]}" for v in variants)
+    return Question(
+        id=question_id(first.text),
+        text=first.text,
+        difficulty=difficulty,
+        kind=first.kind,
+        topics=topics_for(text_for_topics),
+        variants=tuple(variants),
+    )
+
+
+@dataclass(frozen=True)
+class Bank:
+    questions: tuple[Question, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {q.id: q for q in self.questions})
+
+    def get(self, qid: str) -> Question | None:
+        return self._by_id.get(qid)  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+    def technical(self) -> list[Question]:
+        return [q for q in self.questions if q.technical]
+
+    def topics(self) -> list[str]:
+        return sorted({t for q in self.technical() for t in q.topics})
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        out: dict[str, Counter[str]] = {
+            k: Counter() for k in ("source", "difficulty", "kind", "topic")
+        }
+        for q in self.questions:
+            for v in {v.source for v in q.variants}:
+                out["source"][v] += 1
+            out["difficulty"][q.difficulty] += 1
+            out["kind"][q.kind] += 1
+            for t in q.topics:
+                out["topic"][t] += 1
+        return {k: dict(sorted(c.items())) for k, c in out.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"counts": self.counts(), "questions": [q.to_dict() for q in self.questions]}
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1), "utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> Bank:
+        data = json.loads(path.read_text("utf-8"))
+        return cls(tuple(Question.from_dict(q) for q in data["questions"]))
+
+    @classmethod
+    def from_items(cls, items: Iterable[RawItem], embedder: Embedder) -> Bank:
+        return cls(tuple(merge_items(list(items), embedder)))
+
+
+def cosine_top(query: np.ndarray, matrix: np.ndarray, k: int) -> list[tuple[int, float]]:
+    scores = matrix @ query
+    order = np.argsort(-scores)[:k]
+    return [(int(i), float(scores[i])) for i in order]

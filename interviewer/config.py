@@ -1,0 +1,58 @@
+"""One settings object, built at the edge (CLI, app) and passed down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_DIR = PACKAGE_DIR.parent
+
+
+def resource_dir(name: str) -> Path:
+    """A data folder shipped in the wheel (interviewer/_data/NAME) or, in a checkout, REPO/NAME."""
+    packaged = PACKAGE_DIR / "_data" / name
+    return packaged if packaged.is_dir() else REPO_DIR / name
+
+
+def _default_data_dir() -> Path:
+    return Path(platformdirs.user_data_dir("interviewer", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Every knob, read from INTERVIEWER_* variables or passed in explicitly."""
+
+    model_config = SettingsConfigDict(env_prefix="INTERVIEWER_", frozen=True, extra="ignore")
+
+    data_dir: Path = Field(default_factory=_default_data_dir)
+    corpus_dir: Path = Field(default_factory=lambda: resource_dir("corpus"))
+    evaldata_dir: Path = Field(default_factory=lambda: REPO_DIR.parent / "shared" / "evaldata")
+
+    # Retrieval
+    chunk_size: int = 700
+    chunk_overlap: int = 100
+    duplicate_threshold: float = 0.84
+    bank_match_threshold: float = 0.80
+    relevance_threshold: float = 0.45
+
+    # Grading
+    grader: Literal["offline", "llm"] = "offline"
+    max_answer_chars: int = 8000
+
+    # LLM endpoint (vLLM or any OpenAI-compatible server)
+    llm_base_url: str = "http://127.0.0.1:8000/v1"
+    llm_model: str = "Qwen/Qwen2.5-7B-Instruct"
+    llm_api_key: str = "EMPTY"
+    llm_timeout_s: float = 60.0
+    llm_max_tokens: int = 700
+    llm_max_retries: int = 3
+    llm_seed: int = 1234
+    llm_response_format: Literal["json_schema", "json_object"] = "json_schema"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.data_dir / "index"

@@ -1,0 +1,103 @@
+"""Reading the user's source documents (txt, md, html, pdf) into plain text."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import InputError
+
+SUPPORTED = {".txt", ".md", ".markdown", ".html", ".htm", ".pdf"}
+MAX_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Document:
+    source: str  # display name: the file name, unique within an ingest
+    path: Path
+    sha256: str
+    text: str
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def discover(paths: list[Path]) -> tuple[list[Path], list[str]]:
+    """Expand folders into supported files; return (files, problems)."""
+    files: list[Path] = []
+    problems: list[str] = []
+    for p in paths:
+        if not p.exists():
+            problems.append(f"{p}: no such file or folder")
+        elif p.is_dir():
+            files.extend(
+                sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUPPORTED)
+            )
+        elif p.suffix.lower() not in SUPPORTED:
+            problems.append(
+                f"{p}: unsupported file type '{p.suffix or '(none)'}' "
+                f"(supported: {', '.join(sorted(SUPPORTED))})"
+            )
+        else:
+            files.append(p)
+    unique = list(dict.fromkeys(f.resolve() for f in files))
+    return unique, problems
+
+
+def read_document(path: Path, sha256: str | None = None) -> Document:
+    """Extract text; raise InputError naming the file when it cannot be used."""
+    try:
+        size = path.stat().st_size
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from e
+    if size == 0:
+        raise InputError(f"{path}: file is empty")
+    if size > MAX_BYTES:
+        raise InputError(f"{path}: file is over the {MAX_BYTES // (1024 * 1024)} MiB limit")
+    suffix = path.suffix.lower()
+    try:
+        if suffix == ".pdf":
+            text = _read_pdf(path)
+        else:
+            raw = path.read_bytes()
+            if b"\x00" in raw[:8192]:
+                raise InputError(f"{path}: looks like a binary file, not text")
+            try:
+                decoded = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as e:
+                raise InputError(f"{path}: not valid UTF-8 text ({e.reason})") from e
+            text = _html_to_text(decoded) if suffix in {".html", ".htm"} else decoded
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror})") from e
+    text = text.replace("\r\n", "\n")
+    if not text.strip():
+        raise InputError(f"{path}: contains no text")
+    return Document(source=path.name, path=path, sha256=sha256 or file_sha256(path), text=text)
+
+
+def _html_to_text(html: str) -> str:
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(["script", "style", "noscript", "nav", "header", "footer"]):
+        tag.decompose()
+    lines = (line.strip() for line in soup.get_text("\n").splitlines())
+    return "\n".join(line for line in lines if line)
+
+
+def _read_pdf(path: Path) -> str:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(path)
+        pages = [page.extract_text() or "" for page in reader.pages]
+    except (PdfReadError, ValueError, KeyError, TypeError) as e:
+        raise InputError(f"{path}: corrupt or unreadable PDF ({e})") from e
+    return "\n\n".join(pages)

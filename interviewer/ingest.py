@@ -1,0 +1,252 @@
+"""Building and updating the index from source documents, incrementally and atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .bank import Bank
+from .config import Settings
+from .documents import Document, discover, file_sha256, read_document
+from .embeddings import Embedder
+from .errors import InputError
+from .index import (
+    PASSAGES,
+    QUESTIONS,
+    collection,
+    open_chroma,
+    passage_meta,
+    question_rows,
+    write_current,
+)
+from .parsing import blank_chrome, parse_text
+from .records import Passage, RawItem
+
+MANIFEST_VERSION = 1
+Progress = Callable[[str, int], Callable[[int], object]]  # (step, total) -> advance(n)
+
+
+@dataclass
+class IngestReport:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    questions: int = 0
+    passages: int = 0
+    seconds: float = 0.0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.added or self.updated or self.removed)
+
+
+def chunk(doc: Document, settings: Settings) -> list[Passage]:
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=settings.chunk_size, chunk_overlap=settings.chunk_overlap, add_start_index=True
+    )
+    # Chrome is blanked (not removed) so that start_index still points into the original text.
+    pieces = splitter.create_documents([blank_chrome(doc.text)])
+    prefix = hashlib.sha1(f"{doc.path}:{doc.sha256}".encode()).hexdigest()[:12]
+    out = []
+    for n, piece in enumerate(pieces):
+        text = (
+            " ".join(piece.page_content.split())
+            if "  " in piece.page_content
+            else (piece.page_content.strip())
+        )
+        if len(text) < 20:
+            continue
+        start = int(piece.metadata["start_index"])
+        out.append(
+            Passage(
+                id=f"{prefix}-{n}",
+                text=text,
+                source=doc.source,
+                start=start,
+                end=start + len(piece.page_content),
+            )
+        )
+    return out
+
+
+def _load_manifest(gen: Path | None) -> dict[str, Any]:
+    if gen is None or not (gen / "manifest.json").exists():
+        return {"version": MANIFEST_VERSION, "roots": [], "files": {}}
+    manifest: dict[str, Any] = json.loads((gen / "manifest.json").read_text("utf-8"))
+    return manifest
+
+
+def _current_generation(root: Path) -> Path | None:
+    try:
+        gen = root / (root / "CURRENT").read_text().strip()
+    except FileNotFoundError:
+        return None
+    return gen if gen.is_dir() else None
+
+
+def ingest(
+    settings: Settings,
+    embedder: Embedder,
+    paths: list[Path] | None = None,
+    progress: Progress | None = None,
+) -> IngestReport:
+    """Bring the index in line with the corpus folder, every root given before, and `paths`."""
+    started = time.perf_counter()
+    report = IngestReport()
+    root = settings.index_dir
+    root.mkdir(parents=True, exist_ok=True)
+    for stale in root.glob("*.tmp"):
+        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
+    gen = _current_generation(root)
+    manifest = _load_manifest(gen)
+
+    roots = [Path(settings.corpus_dir).resolve(), *(Path(r) for r in manifest["roots"])]
+    for p in paths or []:
+        roots.append(p.expanduser().resolve())
+    roots = list(dict.fromkeys(roots))
+    live_roots = [r for r in roots if r.exists()]
+    for gone in (r for r in roots if not r.exists()):
+        report.problems.append(f"{gone}: no such file or folder")
+    files, problems = discover(live_roots)
+    report.problems.extend(problems)
+
+    old: dict[str, Any] = manifest["files"]
+    hashes = {str(f): file_sha256(f) for f in files}
+    todo = [f for f in files if old.get(str(f), {}).get("sha256") != hashes[str(f)]]
+    removed = [p for p in old if p not in hashes]
+    report.unchanged = [Path(p).name for p in hashes if p not in {str(t) for t in todo}]
+
+    new_roots = [str(r) for r in live_roots if r != Path(settings.corpus_dir).resolve()]
+    if not todo and not removed and gen is not None:
+        if new_roots != manifest["roots"]:
+            manifest["roots"] = new_roots
+            _write_json(gen / "manifest.json", manifest)
+        report.questions = manifest.get("questions", 0)
+        report.passages = sum(f["passages"] for f in old.values())
+        report.seconds = time.perf_counter() - started
+        return report
+
+    # Read and parse the changed files first: a bad file is reported and skipped.
+    docs: list[Document] = []
+    for f in todo:
+        try:
+            docs.append(read_document(f, hashes[str(f)]))
+        except InputError as e:
+            report.problems.append(str(e))
+            if str(f) in old:
+                removed.append(str(f))
+
+    number = int(gen.name.split("-")[1]) + 1 if gen else 1
+    work = root / f"gen-{number:06d}.tmp"
+    if gen is not None:
+        shutil.copytree(gen, work)
+    else:
+        work.mkdir()
+    client = open_chroma(work / "chroma")
+    try:
+        passages_col = collection(client, PASSAGES)
+        for gone_path in removed:
+            passages_col.delete(where={"path": gone_path})
+            report.removed.append(Path(gone_path).name)
+            old.pop(gone_path, None)
+        parsed: dict[str, tuple[Document, list[RawItem], list[Passage]]] = {}
+        for doc in docs:
+            items = parse_text(doc.source, doc.text)
+            parsed[str(doc.path)] = (doc, items, chunk(doc, settings))
+        # The bank is rebuilt from every file's parsed items, so duplicates merge across files.
+        all_items: list[RawItem] = []
+        for path in sorted(set(old) | set(parsed), key=lambda p: Path(p).name):
+            if path in parsed:
+                all_items.extend(parsed[path][1])
+            elif path in old:
+                all_items.extend(
+                    RawItem(**(d | {"key_points": tuple(d["key_points"])}))
+                    for d in old[path]["items"]
+                )
+        bank = Bank.from_items(all_items, embedder)
+        owner = {(v.source, v.start): q for q in bank.questions for v in q.variants}
+
+        questions_col = collection(client, QUESTIONS)
+        existing = questions_col.get(include=[])["ids"]
+        if existing:
+            questions_col.delete(ids=existing)
+        ids, qdocs, metas = question_rows(bank.questions)
+        if ids:
+            questions_col.add(
+                ids=ids, documents=qdocs, metadatas=metas, embeddings=embedder.embed(qdocs)
+            )
+
+        total = sum(len(p) for _, _, p in parsed.values())
+        tick = progress("embedding passages", total) if progress else None
+        for path, (doc, items, passages) in parsed.items():
+            passages_col.delete(where={"path": path})
+            spans = sorted((it.start, it.end, owner.get((it.source, it.start))) for it in items)
+            rows = []
+            for piece in passages:
+                q = next((q for s, e, q in spans if s <= piece.start < e), None)
+                owned = Passage(
+                    piece.id, piece.text, piece.source, piece.start, piece.end, q.id if q else None
+                )
+                rows.append((owned, passage_meta(owned, path, q)))
+            for i in range(0, len(rows), 64):
+                batch = rows[i : i + 64]
+                texts = [p.text for p, _ in batch]
+                passages_col.add(
+                    ids=[p.id for p, _ in batch],
+                    documents=texts,
+                    metadatas=[m for _, m in batch],
+                    embeddings=embedder.embed(texts),
+                )
+                if tick:
+                    tick(len(batch))
+            (report.updated if path in old else report.added).append(doc.source)
+            old[path] = {
+                "sha256": doc.sha256,
+                "source": doc.source,
+                "passages": len(passages),
+                "items": [asdict(it) for it in items],
+            }
+        bank.save(work / "bank.json")
+        manifest = {
+            "version": MANIFEST_VERSION,
+            "embedder": embedder.name,
+            "roots": new_roots,
+            "files": old,
+            "questions": len(bank),
+        }
+        _write_json(work / "manifest.json", manifest)
+        report.questions = len(bank)
+        report.passages = sum(f["passages"] for f in old.values())
+    finally:
+        _close(client)
+    final = root / f"gen-{number:06d}"
+    work.rename(final)
+    write_current(root, final.name)
+    for older in sorted(root.glob("gen-*")):
+        if older.is_dir() and older.name < (gen.name if gen else final.name):
+            shutil.rmtree(older, ignore_errors=True)  # keep the live and the previous one
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write_json(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
+    tmp.replace(path)
+
+
+def _close(client: Any) -> None:
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    del client
+    SharedSystemClient.clear_system_cache()

@@ -1,0 +1,129 @@
+"""Each guide's structure is parsed into the questions it holds, and nothing else."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from interviewer.parsing import is_chrome, key_points, parse_text
+from tests.conftest import CORPUS
+
+
+def parse(name: str):
+    return parse_text(name, (CORPUS / name).read_text("utf-8"))
+
+
+def test_headed_questions_with_difficulty_and_answers():
+    items = parse("gpu-cuda-interview-questions.txt")
+    assert len(items) == 64
+    assert Counter(i.difficulty for i in items) == {"easy": 16, "medium": 23, "hard": 25}
+    assert all(i.reference and i.key_points for i in items)
+    first = items[0]
+    assert first.text == "Why are GPUs faster than CPUs for deep learning?"
+    assert first.reference.startswith("GPUs are throughput machines")
+    # Bullets become key points, and section headings never leak into an answer.
+    spiky = next(i for i in items if i.text.startswith("My GPU utilization is low"))
+    assert any(kp.startswith("Batch too small") for kp in spiky.key_points)
+    assert all("Medium — applied" not in (i.reference or "") for i in items)
+    last = items[-1]
+    assert "what industry actually asks" not in last.reference
+    assert last.reference.endswith("MPS for utilization/flexibility.")
+    assert Counter(i.kind for i in items)["scenario"] >= 20
+
+
+def test_rapid_fire_rows_split_into_question_and_answer():
+    items = [
+        i
+        for i in parse("ai-infrastructure-practice-questions.txt")
+        if i.section == "Rapid-Fire Questions"
+    ]
+    assert len(items) == 15
+    assert items[0].text == "What is the difference between HBM and GDDR?"
+    assert items[0].reference.startswith("HBM (High Bandwidth Memory)")
+    # A question that ends with a full stop, not a question mark:
+    assert items[12].text == "Name three Kubernetes components needed for GPU workloads."
+    assert items[12].reference.startswith("NVIDIA Device Plugin")
+    assert items[14].text.startswith("How do you estimate the cost")
+    assert items[14].reference.startswith("~6 x 7B x 1T")
+
+
+def test_design_prompts_have_numbered_model_answers_as_key_points():
+    items = [
+        i for i in parse("ai-infrastructure-practice-questions.txt") if i.kind == "system design"
+    ]
+    assert len(items) == 2
+    assert items[0].text.startswith("Your company wants to train a 30B parameter LLM")
+    assert len(items[0].key_points) == 7 and len(items[1].key_points) == 6
+    assert items[0].key_points[0].startswith("Compute estimate")
+    assert items[1].difficulty == "hard"
+
+
+def test_faq_is_advice_and_tips_and_checklist_are_not_questions():
+    items = parse("ai-infrastructure-practice-questions.txt")
+    advice = [i for i in items if i.kind == "advice"]
+    assert len(advice) == 8
+    assert advice[0].text.startswith("Do I need to know CUDA programming")
+    texts = " ".join(i.text for i in items)
+    assert "Know Your Numbers" not in texts and "Explain GPU architecture" not in texts
+    assert len(items) == 15 + 2 + 8
+
+
+@pytest.mark.parametrize(
+    "name", ["ai-system-scalability-questions-1.txt", "ai-system-scalability-questions-2.txt"]
+)
+def test_labelled_lists_without_answers_and_without_chrome(name):
+    items = parse(name)
+    assert len(items) == 5
+    assert all(i.reference is None and not i.key_points for i in items)
+    assert all(not i.difficulty_inferred for i in items)
+    for i in items:
+        assert "practiced" not in i.text and "Unlock" not in i.text and "Sign in" not in i.text
+    kinds = Counter(i.kind for i in items)
+    assert kinds["system design"] >= 1
+
+
+def test_label_drives_difficulty_and_kind():
+    items = parse("ai-system-scalability-questions-2.txt")
+    assert (items[0].difficulty, items[0].kind) == ("hard", "system design")
+    assert items[1].difficulty == "medium"
+
+
+def test_quoted_example_questions_from_topic_outline():
+    items = parse("ml-systems-interview-topics.txt")
+    assert len(items) == 12
+    assert items[0].text.startswith("Design a reproducible benchmark")
+    assert items[0].section == "ML Foundations and GPU Acceleration"
+    assert all(i.reference is None and i.difficulty_inferred for i in items)
+    assert any(i.kind == "coding" for i in items)
+
+
+def test_site_chrome_is_recognised():
+    for line in [
+        "Unlock Full Question Bank",
+        "Sign in to Continue",
+        "0 practiced",
+        "← Interview Prep",
+        "InterviewStack.io LogoInterviewStack.io",
+    ]:
+        assert is_chrome(line)
+    assert not is_chrome("What is NCCL?")
+
+
+def test_key_points_are_atomic_claims():
+    kps = key_points(
+        "Both formats use 16 bits. BF16 keeps the FP32 exponent (e.g. 8 bits); FP16 "
+        "has a narrower range.\n  • Loss scaling is needed for FP16.\n  • BF16 "
+        "rarely overflows in training.\n  • Fast."
+    )
+    assert kps == (
+        "Both formats use 16 bits.",
+        "BF16 keeps the FP32 exponent (e.g. 8 bits)",
+        "FP16 has a narrower range.",
+        "Loss scaling is needed for FP16.",
+        "BF16 rarely overflows in training. Fast.",  # a fragment joins the claim before it
+    )
+
+
+def test_text_without_structure_yields_no_questions():
+    assert parse_text("notes.md", "# My notes\n\nNCCL uses rings and trees.\n") == []

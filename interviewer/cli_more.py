@@ -1,9 +1,78 @@
-"""CLI commands for grading, evals and the app (kept apart so cli.py stays small)."""
+"""CLI commands for grading and evals (kept apart so cli.py stays small)."""
 
 from __future__ import annotations
 
+import argparse
+import json
+import sys
+from pathlib import Path
 from typing import Any
+
+from .config import Settings
+
+
+def _index_or_none(settings: Settings) -> Any:
+    from .embeddings import default_embedder
+    from .index import Index
+    from .ingest import _current_generation
+
+    if _current_generation(settings.index_dir) is None:
+        print(
+            "note: no index yet; grading against the inputs' reference answers only "
+            "(run `interviewer ingest` to use the guides)",
+            file=sys.stderr,
+        )
+        return None
+    return Index(settings.index_dir, default_embedder())
+
+
+def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    from .batch import errors_path, grade_file
+    from .grader import make_grader
+
+    settings = settings.model_copy(update={"grader": args.grader})
+    grader = make_grader(args.grader, settings)
+    index = _index_or_none(settings)
+    with tqdm(
+        desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
+    ) as bar:
+        summary = grade_file(
+            Path(args.input),
+            Path(args.output),
+            grader,
+            settings,
+            index,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            progress=bar.update,
+        )
+    print(
+        json.dumps(
+            {
+                "graded": summary.graded,
+                "resumed_past": summary.skipped,
+                "mean_score": summary.mean,
+                "grader": summary.grader,
+                "errors": summary.errors,
+                "output": args.output,
+                "errors_file": str(errors_path(Path(args.output))),
+            }
+        )
+    )
+    return 0 if summary.errors == 0 else 1
 
 
 def register(sub: Any) -> None:
-    return None
+    p = sub.add_parser("grade", help="grade a CSV/JSONL file of written answers")
+    p.add_argument("input")
+    p.add_argument("-o", "--output", required=True, help="graded .jsonl or .csv")
+    p.add_argument("--grader", choices=["offline", "llm"], default="offline")
+    p.add_argument("--concurrency", type=int, default=8, help="parallel LLM requests")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_grade)
+    from .evals import register as register_evals
+
+    register_evals(sub)

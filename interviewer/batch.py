@@ -1,0 +1,301 @@
+"""Batch grading of written answers: CSV/JSONL in, graded JSONL/CSV out, resumable."""
+
+from __future__ import annotations
+
+import csv
+import json
+import statistics
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from pydantic import BaseModel, ValidationError, field_validator
+
+from .config import Settings
+from .errors import InputError, InterviewerError
+from .grade import Grade, ReferenceSet
+from .grader import Grader
+from .index import Index
+from .references import gather
+
+GRADE_FIELDS = (
+    "score",
+    "expected_score",
+    "covered",
+    "missed",
+    "wrong_claims",
+    "feedback",
+    "reference_ids",
+    "flags",
+    "confidence",
+    "grader",
+    "model",
+    "prompt_version",
+    "decided_by",
+)
+OFFLINE_CHUNK = 64
+
+
+class Row(BaseModel):
+    """One input row, validated at the trust boundary."""
+
+    question: str
+    answer: str
+    id: str | None = None
+    reference_answer: str | None = None
+
+    @field_validator("question")
+    @classmethod
+    def _question_not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("question is empty")
+        return v
+
+
+@dataclass
+class Summary:
+    graded: int = 0
+    skipped: int = 0  # already in the output (resume)
+    errors: int = 0
+    scores: list[int] = field(default_factory=list)
+    grader: str = ""
+
+    @property
+    def mean(self) -> float | None:
+        return round(statistics.fmean(self.scores), 3) if self.scores else None
+
+
+def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """(line number, raw row or None, problem or None) for every data line of INPUT."""
+    suffix = path.suffix.lower()
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if suffix == ".jsonl":
+        with path.open(encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as e:
+                    yield n, None, f"not valid JSON ({e.msg})"
+                    continue
+                yield (n, row, None) if isinstance(row, dict) else (n, None, "not a JSON object")
+    elif suffix == ".csv":
+        with path.open(encoding="utf-8-sig", errors="replace", newline="") as f:
+            reader = csv.DictReader(f)
+            if not reader.fieldnames or not {"question", "answer"} <= set(reader.fieldnames):
+                raise InputError(f"{path}: the CSV header needs 'question' and 'answer' columns")
+            for row in reader:
+                if None in row:
+                    yield reader.line_num, None, "more fields than the header has"
+                else:
+                    yield reader.line_num, dict(row), None
+    else:
+        raise InputError(f"{path}: input must be .csv or .jsonl")
+
+
+def row_key(raw: dict[str, Any], line: int) -> str:
+    return str(raw.get("id") or f"line-{line}")
+
+
+def output_row(raw: dict[str, Any], key: str, g: Grade) -> dict[str, Any]:
+    out = {("input_" + k if k in GRADE_FIELDS else k): v for k, v in raw.items()}
+    out["id"] = key
+    out.update(
+        score=g.score,
+        expected_score=g.expected_score,
+        covered=list(g.covered),
+        missed=list(g.missed),
+        wrong_claims=list(g.wrong_claims),
+        feedback=g.feedback,
+        reference_ids=list(g.reference_ids),
+        flags=list(g.flags),
+        confidence=g.confidence,
+        grader=g.provenance.grader,
+        model=g.provenance.model,
+        prompt_version=g.provenance.prompt_version,
+        decided_by=g.provenance.decided_by,
+    )
+    return out
+
+
+class Writer:
+    """Appends rows as they come, flushed, so a killed run loses at most the row in flight."""
+
+    def __init__(self, path: Path, resume: bool) -> None:
+        self.path, self.csv = path, path.suffix.lower() == ".csv"
+        if path.suffix.lower() not in (".csv", ".jsonl"):
+            raise InputError(f"{path}: output must be .csv or .jsonl")
+        self.fieldnames: list[str] | None = None
+        if resume and self.csv and path.exists() and path.stat().st_size:
+            with path.open(encoding="utf-8", newline="") as f:
+                self.fieldnames = next(csv.reader(f))
+        self.f: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
+
+    def write(self, row: dict[str, Any]) -> None:
+        if self.csv:
+            flat = {
+                k: " | ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()
+            }
+            if self.fieldnames is None:
+                self.fieldnames = list(flat)
+                csv.writer(self.f).writerow(self.fieldnames)
+            csv.DictWriter(self.f, self.fieldnames, extrasaction="ignore").writerow(flat)
+        else:
+            self.f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def done_keys(output: Path, errors: Path) -> set[str]:
+    keys: set[str] = set()
+    if output.exists():
+        if output.suffix.lower() == ".csv":
+            with output.open(encoding="utf-8", newline="") as f:
+                keys |= {r["id"] for r in csv.DictReader(f) if r.get("id")}
+        else:
+            for line in output.read_text("utf-8").splitlines():
+                try:
+                    keys.add(str(json.loads(line)["id"]))
+                except (json.JSONDecodeError, KeyError, TypeError):
+                    continue  # a line cut off by a kill: that row is graded again
+    if errors.exists():
+        for line in errors.read_text("utf-8").splitlines():
+            try:
+                keys.add(str(json.loads(line)["id"]))
+            except (json.JSONDecodeError, KeyError, TypeError):
+                continue
+    return keys
+
+
+def errors_path(output: Path) -> Path:
+    return output.with_name(output.name + ".errors.jsonl")
+
+
+def grade_file(
+    input_path: Path,
+    output: Path,
+    grader: Grader,
+    settings: Settings,
+    index: Index | None,
+    concurrency: int = 4,
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> Summary:
+    errs_path = errors_path(output)
+    if output.exists() and not resume:
+        raise InputError(f"{output} exists: pass --resume to continue it, or remove it")
+    skip = done_keys(output, errs_path) if resume else set()
+    summary = Summary(grader=grader.name)
+    writer = Writer(output, resume)
+    errs = errs_path.open("a" if resume else "w", encoding="utf-8")
+    refs_cache: dict[tuple[str, str | None], ReferenceSet] = {}
+
+    def fail(line: int, key: str, reason: str) -> None:
+        errs.write(json.dumps({"line": line, "id": key, "reason": reason}) + "\n")
+        errs.flush()
+        summary.errors += 1
+
+    def references(row: Row) -> ReferenceSet:
+        cache_key = (row.question, row.reference_answer)
+        if cache_key not in refs_cache:
+            refs_cache[cache_key] = gather(row.question, index, settings, row.reference_answer)
+        return refs_cache[cache_key]
+
+    def done(job: tuple[int, str, dict[str, Any]], grade: Grade) -> None:
+        writer.write(output_row(job[2], job[1], grade))
+        summary.graded += 1
+        summary.scores.append(grade.score)
+
+    pending: list[tuple[tuple[int, str, dict[str, Any]], tuple[str, str, ReferenceSet]]] = []
+
+    def flush_offline() -> None:
+        try:
+            grades = grader.grade_many([item for _, item in pending])
+        except InterviewerError:
+            grades = []
+        if len(grades) != len(pending):  # fall back to one by one to isolate the bad row
+            for job, item in pending:
+                try:
+                    done(job, grader.grade_many([item])[0])
+                except InterviewerError as e:
+                    fail(job[0], job[1], str(e))
+        else:
+            for (job, _), g in zip(pending, grades, strict=True):
+                done(job, g)
+        if progress:
+            progress(len(pending))
+        pending.clear()
+
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if grader.name == "llm" else None
+    running: dict[Future[list[Grade]], tuple[int, str, dict[str, Any]]] = {}
+
+    def reap(block: bool) -> None:
+        finished, _ = (
+            wait(list(running), return_when=FIRST_COMPLETED)
+            if block
+            else ([f for f in running if f.done()], None)
+        )
+        for fut in finished:
+            job = running.pop(fut)
+            try:
+                done(job, fut.result()[0])
+            except InterviewerError as e:
+                fail(job[0], job[1], str(e))
+            if progress:
+                progress(1)
+
+    try:
+        for line, raw, problem in read_rows(input_path):
+            key = row_key(raw or {}, line)
+            if key in skip:
+                summary.skipped += 1
+                if progress:
+                    progress(1)
+                continue
+            if raw is None:
+                fail(line, key, problem or "unreadable row")
+                continue
+            try:
+                row = Row.model_validate(raw | {"id": str(raw["id"]) if raw.get("id") else None})
+            except ValidationError as e:
+                err = e.errors()[0]
+                fail(line, key, f"{'.'.join(map(str, err['loc']))}: {err['msg']}")
+                continue
+            if len(row.answer) > settings.max_answer_chars:
+                fail(
+                    line,
+                    key,
+                    f"answer is {len(row.answer)} characters; the limit is "
+                    f"{settings.max_answer_chars}",
+                )
+                continue
+            job = (line, key, raw)
+            try:
+                item = (row.question, row.answer, references(row))
+            except InterviewerError as e:
+                fail(line, key, str(e))
+                continue
+            if pool is None:
+                pending.append((job, item))
+                if len(pending) >= OFFLINE_CHUNK:
+                    flush_offline()
+            else:
+                running[pool.submit(grader.grade_many, [item])] = job
+                while len(running) >= 2 * concurrency:
+                    reap(block=True)
+        if pending:
+            flush_offline()
+        while running:
+            reap(block=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        writer.close()
+        errs.close()
+    return summary

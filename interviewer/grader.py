@@ -1,0 +1,249 @@
+"""Graders behind one interface, the LLM grader, and the `grade()` library entry point."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ValidationError
+
+from .config import Settings
+from .detectors import rule_flags
+from .embeddings import Embedder, default_embedder
+from .errors import InputError, LLMError
+from .grade import FLAGS, Grade, Provenance, ReferenceSet
+from .index import Index
+from .llm import ChatModel, OpenAICompatible
+from .prompts import render
+from .references import gather
+
+PROMPT_VERSION = "grade_v1"
+Item = tuple[str, str, ReferenceSet]  # (question, answer, references)
+
+
+class Grader(Protocol):
+    name: str
+
+    def grade_many(self, items: Sequence[Item]) -> list[Grade]: ...
+
+
+class LLMGradeOut(BaseModel):
+    """The LLM's reply, validated at the trust boundary; bounds are checked after parsing."""
+
+    score: int
+    covered: list[str]
+    missed: list[str]
+    wrong_claims: list[str]
+    feedback: str
+    reference_ids: list[str]
+    flags: list[str]
+    confidence: float
+
+
+# Plain schema: no numeric bounds (several structured-output backends reject or ignore them).
+GRADE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "score": {"type": "integer"},
+        "covered": {"type": "array", "items": {"type": "string"}},
+        "missed": {"type": "array", "items": {"type": "string"}},
+        "wrong_claims": {"type": "array", "items": {"type": "string"}},
+        "feedback": {"type": "string"},
+        "reference_ids": {"type": "array", "items": {"type": "string"}},
+        "flags": {"type": "array", "items": {"type": "string"}},
+        "confidence": {"type": "number"},
+    },
+    "required": [
+        "score",
+        "covered",
+        "missed",
+        "wrong_claims",
+        "feedback",
+        "reference_ids",
+        "flags",
+        "confidence",
+    ],
+    "additionalProperties": False,
+}
+
+
+def parse_reply(text: str, refs: ReferenceSet) -> LLMGradeOut:
+    """Parse and bound-check; raises ValueError with a reason the model can act on."""
+    try:
+        out = LLMGradeOut.model_validate(json.loads(text))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not valid JSON ({e.msg} at char {e.pos})") from e
+    except ValidationError as e:
+        raise ValueError(f"JSON does not match the schema: {e.errors()[0]['msg']}") from e
+    if not 0 <= out.score <= 5:
+        raise ValueError(f"score {out.score} is outside 0-5")
+    if not 0.0 <= out.confidence <= 1.0:
+        raise ValueError(f"confidence {out.confidence} is outside 0-1")
+    if unknown := set(out.flags) - set(FLAGS):
+        raise ValueError(f"unknown flags {sorted(unknown)}")
+    known = {r.id for r in refs.references}
+    out.reference_ids = [r for r in out.reference_ids if r in known]
+    return out
+
+
+def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade | None:
+    """Empty, non-answers and injections score 0 without asking a model; so does a question
+    with no reference material at all (flagged, not guessed)."""
+    from .offline import _rule_feedback
+
+    flags = rule_flags(answer)
+    used = tuple(r.id for r in refs.references)
+    if flags:
+        return Grade(
+            0,
+            (),
+            (),
+            (),
+            _rule_feedback(flags[0]),
+            used,
+            flags,
+            0.95,
+            Provenance(
+                prov.grader, prov.model, prov.prompt_version, f"rule:{flags[0]}", prov.settings
+            ),
+            0.0,
+            refs.references,
+        )
+    if not refs.references:
+        return Grade(
+            0,
+            (),
+            (),
+            (),
+            "No reference material for this question was found, so "
+            "this answer could not be graded; add a reference answer or a source "
+            "document.",
+            (),
+            ("no_reference",),
+            0.05,
+            Provenance(
+                prov.grader, prov.model, prov.prompt_version, "rule:no_reference", prov.settings
+            ),
+            None,
+            (),
+        )
+    return None
+
+
+class LLMGrader:
+    name = "llm"
+
+    def __init__(self, chat: ChatModel, settings: Settings) -> None:
+        self.chat = chat
+        self.settings = settings
+
+    def provenance(self) -> Provenance:
+        return Provenance(
+            "llm",
+            self.chat.name,
+            PROMPT_VERSION,
+            settings={
+                "temperature": 0.0,
+                "seed": self.settings.llm_seed,
+                "max_tokens": self.settings.llm_max_tokens,
+                "base_url": self.settings.llm_base_url,
+            },
+        )
+
+    def messages(self, question: str, answer: str, refs: ReferenceSet) -> list[dict[str, str]]:
+        # Fixed rubric first, then question and references, then the answer: requests for the
+        # same question share the longest possible prefix (vLLM prefix caching).
+        safe = answer.replace("</answer>", "&lt;/answer&gt;").replace("<answer>", "&lt;answer&gt;")
+        return [
+            {"role": "system", "content": render(PROMPT_VERSION)},
+            {
+                "role": "user",
+                "content": render(
+                    f"{PROMPT_VERSION}.user",
+                    question=question,
+                    references=refs.references,
+                    answer=safe,
+                ),
+            },
+        ]
+
+    def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
+        prov = self.provenance()
+        if (settled := settled_by_rules(answer, refs, prov)) is not None:
+            return settled
+        messages = self.messages(question, answer, refs)
+        max_tokens = self.settings.llm_max_tokens
+        text = self.chat.complete_json(messages, GRADE_SCHEMA, max_tokens)
+        try:
+            out = parse_reply(text, refs)
+        except ValueError as first:
+            repair = [
+                *messages,
+                {"role": "assistant", "content": text[:4000]},
+                {
+                    "role": "user",
+                    "content": f"That reply was invalid: {first}. Reply again "
+                    "with only the JSON object, following the schema.",
+                },
+            ]
+            text = self.chat.complete_json(repair, GRADE_SCHEMA, max_tokens)
+            try:
+                out = parse_reply(text, refs)
+            except ValueError as second:
+                raise LLMError(f"LLM reply invalid after one repair attempt: {second}") from second
+        return Grade(
+            out.score,
+            tuple(out.covered),
+            tuple(out.missed),
+            tuple(out.wrong_claims),
+            out.feedback.strip(),
+            tuple(out.reference_ids),
+            tuple(out.flags),
+            round(out.confidence, 3),
+            prov,
+            None,
+            refs.references,
+        )
+
+    def grade_many(self, items: Sequence[Item]) -> list[Grade]:
+        return [self.grade(*item) for item in items]
+
+
+def make_grader(
+    kind: str, settings: Settings, embedder: Embedder | None = None, chat: ChatModel | None = None
+) -> Grader:
+    if kind == "offline":
+        from .offline import OfflineGrader
+
+        return OfflineGrader(embedder or default_embedder())
+    if kind == "llm":
+        return LLMGrader(chat or OpenAICompatible(settings), settings)
+    raise InputError(f"unknown grader '{kind}' (use offline or llm)")
+
+
+def grade(
+    question: str,
+    answer: str,
+    *,
+    reference_answer: str | None = None,
+    question_id: str | None = None,
+    grader: str | Grader | None = None,
+    settings: Settings | None = None,
+    index: Index | None = None,
+) -> Grade:
+    """Grade one answer from Python: `grade("What is NCCL?", "A collectives library...")`."""
+    settings = settings or Settings()
+    if len(answer) > settings.max_answer_chars:
+        raise InputError(
+            f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
+        )
+    if index is None and settings.index_dir.exists():
+        index = Index(settings.index_dir, default_embedder())
+    chosen = (
+        grader
+        if not isinstance(grader, str | None)
+        else make_grader(grader or settings.grader, settings)
+    )
+    refs = gather(question, index, settings, reference_answer, question_id)
+    return chosen.grade_many([(question, answer, refs)])[0]

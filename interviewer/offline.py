@@ -1,0 +1,423 @@
+"""The offline grader: embedding and lexical features, a small fitted linear model, no LLM.
+
+The weights live in `data/offline_grader.json`, written by `evals/train_offline.py` from the
+dev parts of the eval data only. Everything runs on CPU with the packaged embedding model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .detectors import strip_fillers
+from .embeddings import Embedder
+from .grade import Grade, Provenance, Reference, ReferenceSet
+from .parsing import split_sentences
+
+MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
+FEATURES = (
+    "ref_sim",
+    "kp_soft",
+    "kp_hard",
+    "lex_recall",
+    "lex_precision",
+    "log_words",
+    "length_ratio",
+    "question_sim",
+    "ref_minus_question",
+)
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#.\-]*[a-z0-9+#]|[a-z0-9]")
+STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "their",
+        "they",
+        "them",
+        "we",
+        "you",
+        "your",
+        "i",
+        "he",
+        "she",
+        "his",
+        "her",
+        "our",
+        "not",
+        "no",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "may",
+        "might",
+        "must",
+        "so",
+        "than",
+        "then",
+        "too",
+        "very",
+        "just",
+        "also",
+        "into",
+        "about",
+        "over",
+        "under",
+        "more",
+        "most",
+        "less",
+        "such",
+        "each",
+        "which",
+        "who",
+        "whom",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "all",
+        "any",
+        "both",
+        "few",
+        "other",
+        "some",
+        "own",
+        "same",
+        "only",
+        "out",
+        "up",
+        "down",
+        "off",
+        "again",
+        "further",
+        "once",
+        "here",
+        "has",
+        "have",
+        "had",
+        "having",
+        "because",
+        "while",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "between",
+        "through",
+        "until",
+        "against",
+    ]
+)
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in STOP and len(w) > 1}
+
+
+def segments(answer: str, limit: int = 12) -> list[str]:
+    parts: list[str] = []
+    for s in split_sentences(answer):
+        parts.extend(c.strip() for c in re.split(r";\s+|,\s+(?:and|but|so|while)\s+", s) if c)
+    return [p for p in parts if len(p.split()) >= 2][:limit]
+
+
+@dataclass(frozen=True)
+class Model:
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    cover_threshold: float
+    off_topic_threshold: float
+    name: str = "offline-linear-v1"
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
+        return np.clip(z @ np.asarray(self.weights) + self.bias, 0.0, 5.0)
+
+    @classmethod
+    def load(cls, path: Path = MODEL_FILE) -> Model:
+        d = json.loads(path.read_text("utf-8"))
+        if tuple(d["features"]) != FEATURES:
+            raise ValueError(f"{path} was fitted on other features; re-run evals/train_offline.py")
+        return cls(
+            tuple(d["weights"]),
+            d["bias"],
+            tuple(d["mean"]),
+            tuple(d["scale"]),
+            d["cover_threshold"],
+            d["off_topic_threshold"],
+            d.get("name", cls.name),
+        )
+
+
+@lru_cache(maxsize=1)
+def default_model() -> Model:
+    return Model.load()
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """Everything the features and the grade card need about one answer."""
+
+    features: np.ndarray
+    best: Reference | None
+    kp_sims: tuple[float, ...]
+    question_sim: float
+    ref_sim: float
+
+
+class _Vectors:
+    """Embeds each distinct text once per batch."""
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.cache: dict[str, np.ndarray] = {}
+
+    def prime(self, texts: Sequence[str]) -> None:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.cache))
+        if todo:
+            for t, v in zip(todo, self.embedder.embed(todo), strict=True):
+                self.cache[t] = v
+
+    def __getitem__(self, text: str) -> np.ndarray:
+        if text not in self.cache:
+            self.prime([text])
+        return self.cache[text]
+
+
+def analyse_many(
+    items: Sequence[tuple[str, str, ReferenceSet]], embedder: Embedder
+) -> list[Analysis]:
+    """Features for (question, answer, references) triples, embedding in one batch."""
+    vecs = _Vectors(embedder)
+    cleaned = [strip_fillers(a) or a for _, a, _ in items]
+    segs = [segments(a) for a in cleaned]
+    texts: list[str] = []
+    for (q, _, refs), a, ss in zip(items, cleaned, segs, strict=True):
+        texts.extend([q, a, *ss])
+        for r in refs.answer_keys:
+            texts.append(r.text)
+            texts.extend(r.key_points)
+    vecs.prime(texts)
+    return [
+        _analyse(q, a, ss, refs, vecs)
+        for (q, _, refs), a, ss in zip(items, cleaned, segs, strict=True)
+    ]
+
+
+def _analyse(
+    question: str, answer: str, segs: list[str], refs: ReferenceSet, vecs: _Vectors
+) -> Analysis:
+    a_vec = vecs[answer]
+    q_sim = float(a_vec @ vecs[question])
+    seg_mat = np.stack([a_vec, *(vecs[s] for s in segs)])
+    a_words = content_words(answer)
+    q_words = content_words(question)
+    best: tuple[float, Reference | None, tuple[float, ...], float, float] = (
+        -9.0,
+        None,
+        (),
+        0.0,
+        0.0,
+    )
+    for r in refs.answer_keys:
+        kps = r.key_points or (r.text,)
+        kp_mat = np.stack([vecs[k] for k in kps])
+        kp_sims = tuple(float(x) for x in (kp_mat @ seg_mat.T).max(axis=1))
+        ref_sim = float(a_vec @ vecs[r.text])
+        soft = float(np.mean(kp_sims))
+        if ref_sim + soft > best[0]:
+            best = (ref_sim + soft, r, kp_sims, ref_sim, soft)
+    _, ref, kp_sims, ref_sim, soft = best
+    n_words = max(1, len(answer.split()))
+    if ref is None:
+        feats = [0.0, 0.0, 0.0, 0.0, 0.0, math.log1p(n_words), 0.0, q_sim, -q_sim]
+        return Analysis(np.asarray(feats, dtype=np.float32), None, (), q_sim, 0.0)
+    r_words = content_words(ref.text) - q_words or content_words(ref.text)
+    overlap = len((a_words - q_words) & r_words)
+    hard = float(np.mean([s >= 0.6 for s in kp_sims]))
+    feats = [
+        ref_sim,
+        soft,
+        hard,
+        overlap / max(1, len(r_words)),
+        overlap / max(1, len(a_words - q_words)),
+        math.log1p(n_words),
+        math.log((n_words + 1) / (len(ref.text.split()) + 1)),
+        q_sim,
+        ref_sim - q_sim,
+    ]
+    return Analysis(np.asarray(feats, dtype=np.float32), ref, kp_sims, q_sim, ref_sim)
+
+
+class OfflineGrader:
+    """Grades with the fitted model; rules settle empty, non-answers and injections first."""
+
+    name = "offline"
+
+    def __init__(self, embedder: Embedder, model: Model | None = None) -> None:
+        self.embedder = embedder
+        self._model = model
+
+    @property
+    def model(self) -> Model:
+        if self._model is None:
+            self._model = default_model()
+        return self._model
+
+    def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
+        return self.grade_many([(question, answer, refs)])[0]
+
+    def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
+        analyses = analyse_many(items, self.embedder)
+        preds: Any = self.model.predict(np.stack([a.features for a in analyses])) if items else []
+        return [
+            self._grade(refs, an, float(p), answer)
+            for (_, answer, refs), an, p in zip(items, analyses, preds, strict=True)
+        ]
+
+    def _grade(self, refs: ReferenceSet, an: Analysis, pred: float, answer: str) -> Grade:
+        m = self.model
+        prov = Provenance(
+            "offline",
+            f"{m.name} + {self.embedder.name}",
+            settings={"cover_threshold": m.cover_threshold},
+        )
+        used = tuple(r.id for r in refs.references)
+        kps = (an.best.key_points or (an.best.text,)) if an.best else ()
+        covered = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s >= m.cover_threshold)
+        missed = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s < m.cover_threshold)
+        from .grader import settled_by_rules
+
+        if (settled := settled_by_rules(answer, refs, prov)) is not None:
+            return settled
+        if an.best is None:  # only passages that gave no usable key points
+            return Grade(
+                0,
+                (),
+                (),
+                (),
+                "No usable reference material was found for this "
+                "question, so this answer could not be graded.",
+                used,
+                ("no_reference",),
+                0.05,
+                prov,
+                None,
+                refs.references,
+            )
+        if max(an.question_sim, an.ref_sim) < m.off_topic_threshold:
+            return Grade(
+                0,
+                (),
+                kps,
+                (),
+                _rule_feedback("off_topic"),
+                used,
+                ("off_topic",),
+                0.8,
+                Provenance(
+                    prov.grader, prov.model, decided_by="rule:off_topic", settings=prov.settings
+                ),
+                0.0,
+                refs.references,
+            )
+        score = int(np.clip(np.rint(pred), 0, 5))
+        confidence = round(
+            (0.75 if an.best.kind != "passage" else 0.45) * (1.0 - abs(pred - score)), 2
+        )
+        return Grade(
+            score,
+            covered,
+            missed,
+            (),
+            _feedback(score, covered, missed),
+            used,
+            (),
+            confidence,
+            prov,
+            round(pred, 3),
+            refs.references,
+        )
+
+
+def _rule_feedback(flag: str) -> str:
+    return {
+        "empty": "No answer was given, so there is nothing to grade.",
+        "non_answer": "The answer says you don't know. Try reasoning from what you do know: "
+        "partial, correct content earns partial credit.",
+        "injection": "The answer contains instructions aimed at the grader; it is scored 0. "
+        "Answer the question itself.",
+        "off_topic": "The answer does not address the question that was asked.",
+    }[flag]
+
+
+def _feedback(score: int, covered: tuple[str, ...], missed: tuple[str, ...]) -> str:
+    total = len(covered) + len(missed)
+    lead = {
+        5: "Complete answer.",
+        4: "Solid answer with a minor gap.",
+        3: "The core idea is there, but important points are missing.",
+        2: "Some relevant content, with major gaps.",
+        1: "Mostly vague or off the mark.",
+        0: "This does not answer the question.",
+    }[score]
+    parts = [lead, f"It matched {len(covered)} of {total} reference key points."]
+    if missed:
+        parts.append(f"Work on: {_short(missed[0])}")
+        if len(missed) > 1:
+            parts.append(f"Also missing: {_short(missed[1])}")
+    return " ".join(parts)
+
+
+def _short(text: str, limit: int = 140) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def model_card() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(MODEL_FILE.read_text("utf-8"))
+    return data

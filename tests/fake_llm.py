@@ -1,0 +1,108 @@
+"""A real HTTP server speaking the OpenAI chat API, for tests: it answers from a script.
+
+Only the LLM endpoint is faked; its answers are canned and never stand in for accuracy.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = tuple[int, Any] | Callable[[dict[str, Any]], tuple[int, Any]]
+
+
+def completion(content: str, model: str = "fake-model") -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": content},
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+    }
+
+
+def grade_json(score: int = 4, **over: Any) -> str:
+    body = {
+        "score": score,
+        "covered": ["HBM is stacked memory"],
+        "missed": ["GDDR is cheaper"],
+        "wrong_claims": [],
+        "feedback": "Good. Mention cost.",
+        "reference_ids": ["input"],
+        "flags": [],
+        "confidence": 0.8,
+    } | over
+    return json.dumps(body)
+
+
+class FakeLLM:
+    """Start with `with FakeLLM() as llm:`; push replies with `llm.script.append(...)`."""
+
+    def __init__(self, default: Reply | None = None, delay_s: float = 0.0) -> None:
+        self.script: list[Reply] = []
+        self.default = default or (200, completion(grade_json()))
+        self.delay_s = delay_s
+        self.requests: list[dict[str, Any]] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._send(200, {"object": "list", "data": [{"id": "fake-model"}]})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                with fake._lock:
+                    fake.requests.append(body)
+                    reply = fake.script.pop(0) if fake.script else fake.default
+                    fake.in_flight += 1
+                    fake.max_in_flight = max(fake.max_in_flight, fake.in_flight)
+                try:
+                    if fake.delay_s:
+                        time.sleep(fake.delay_s)
+                    status, payload = reply(body) if callable(reply) else reply
+                    if status == 0:  # hang past the client's timeout
+                        time.sleep(float(payload))
+                        status, payload = 200, completion(grade_json())
+                    self._send(status, payload)
+                finally:
+                    with fake._lock:
+                        fake.in_flight -= 1
+
+            def _send(self, status: int, payload: Any) -> None:
+                data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> FakeLLM:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,185 @@
+"""Batch grading: bad rows go to an errors file, the rest is graded, and runs resume."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from interviewer.cli import main
+from tests.fake_llm import FakeLLM
+
+REF = "HBM is 3D-stacked memory with massive bandwidth. GDDR has lower bandwidth and costs less."
+
+
+def rows(n: int) -> list[dict]:
+    return [
+        {
+            "id": f"r{i}",
+            "question": "What is the difference between HBM and GDDR?",
+            "answer": f"HBM is stacked and fast ({i}); GDDR is cheaper.",
+            "reference_answer": REF,
+            "cohort": "spring",
+        }
+        for i in range(n)
+    ]
+
+
+def write_jsonl(path: Path, items: list) -> Path:
+    path.write_text("".join((json.dumps(r) if isinstance(r, dict) else r) + "\n" for r in items))
+    return path
+
+
+def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index):
+    settings, _ = built_index
+    src = tmp_path / "in.csv"
+    with src.open("w", newline="") as f:
+        w = csv.DictWriter(f, ["id", "question", "answer", "score", "cohort"])
+        w.writeheader()
+        w.writerow(
+            {
+                "id": "a",
+                "question": "What is NCCL?",
+                "score": "3",
+                "cohort": "x",
+                "answer": "NVIDIA's collective communications library: all-reduce, "
+                "all-gather, broadcast, topology aware.",
+            }
+        )
+        w.writerow({"id": "b", "question": "", "answer": "something", "cohort": "x"})
+        w.writerow({"id": "c", "question": "What is NCCL?", "answer": "x" * 9000, "cohort": "x"})
+        w.writerow({"id": "d", "question": "What is NCCL?", "answer": "", "cohort": "y"})
+    out = tmp_path / "out.csv"
+    code = main(["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q"])
+    assert code == 1  # some rows failed
+    graded = list(csv.DictReader(out.read_text().splitlines()))
+    assert [r["id"] for r in graded] == ["a", "d"]
+    assert graded[0]["cohort"] == "x" and graded[0]["input_score"] == "3"
+    assert graded[0]["score"] in {"3", "4", "5"} and graded[0]["grader"] == "offline"
+    assert graded[1]["score"] == "0" and graded[1]["flags"] == "empty"
+    errors = [json.loads(x) for x in (tmp_path / "out.csv.errors.jsonl").read_text().splitlines()]
+    assert [(e["id"], e["line"]) for e in errors] == [("b", 3), ("c", 4)]
+    assert "question" in errors[0]["reason"] and "limit" in errors[1]["reason"]
+
+
+def test_jsonl_malformed_lines_and_summary(tmp_path, built_index, capsys):
+    settings, _ = built_index
+    src = write_jsonl(
+        tmp_path / "in.jsonl",
+        [*rows(3), "{not json", '["a list"]', {"id": "x", "answer": "no question field"}],
+    )
+    out = tmp_path / "out.jsonl"
+    main(["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["graded"] == 3 and summary["errors"] == 3 and summary["grader"] == "offline"
+    assert 0 <= summary["mean_score"] <= 5
+    got = [json.loads(x) for x in out.read_text().splitlines()]
+    assert {g["id"] for g in got} == {"r0", "r1", "r2"}
+    assert all(isinstance(g["score"], int) and g["cohort"] == "spring" for g in got)
+    errors = (tmp_path / "out.jsonl.errors.jsonl").read_text()
+    assert '"line": 4' in errors and "not valid JSON" in errors and "not a JSON object" in errors
+
+
+def test_existing_output_needs_resume(tmp_path, built_index, capsys):
+    settings, _ = built_index
+    src = write_jsonl(tmp_path / "in.jsonl", rows(1))
+    out = tmp_path / "out.jsonl"
+    out.write_text("")
+    assert main(["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out)]) == 2
+    assert "--resume" in capsys.readouterr().err
+
+
+def test_llm_batch_keeps_concurrency_busy_and_survives_a_down_endpoint(tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", rows(12))
+    with FakeLLM(delay_s=0.3) as llm:
+        out = tmp_path / "out.jsonl"
+        env = [
+            "--data-dir",
+            str(tmp_path / "d"),
+            "grade",
+            str(src),
+            "-o",
+            str(out),
+            "-q",
+            "--grader",
+            "llm",
+            "--concurrency",
+            "4",
+        ]
+        os.environ["INTERVIEWER_LLM_BASE_URL"] = llm.url
+        try:
+            assert main(env) == 0
+        finally:
+            del os.environ["INTERVIEWER_LLM_BASE_URL"]
+    assert llm.max_in_flight == 4 and len(out.read_text().splitlines()) == 12
+    down = tmp_path / "down.jsonl"
+    os.environ.update(
+        INTERVIEWER_LLM_BASE_URL="http://127.0.0.1:9/v1", INTERVIEWER_LLM_MAX_RETRIES="0"
+    )
+    try:
+        assert (
+            main(
+                [
+                    "--data-dir",
+                    str(tmp_path / "d"),
+                    "grade",
+                    str(src),
+                    "-o",
+                    str(down),
+                    "-q",
+                    "--grader",
+                    "llm",
+                ]
+            )
+            == 1
+        )
+    finally:
+        del os.environ["INTERVIEWER_LLM_BASE_URL"], os.environ["INTERVIEWER_LLM_MAX_RETRIES"]
+    errors = (tmp_path / "down.jsonl.errors.jsonl").read_text().splitlines()
+    assert len(errors) == 12 and "127.0.0.1:9" in errors[0]
+
+
+def test_killed_run_resumes_without_losing_or_duplicating_rows(tmp_path):
+    src = write_jsonl(tmp_path / "in.jsonl", rows(30))
+    out = tmp_path / "out.jsonl"
+    with FakeLLM(delay_s=0.15) as llm:
+        env = os.environ | {
+            "INTERVIEWER_LLM_BASE_URL": llm.url,
+            "INTERVIEWER_DATA_DIR": str(tmp_path / "d"),
+        }
+        cmd = [
+            sys.executable,
+            "-m",
+            "interviewer.cli",
+            "grade",
+            str(src),
+            "-o",
+            str(out),
+            "--grader",
+            "llm",
+            "--concurrency",
+            "2",
+            "-q",
+        ]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 60
+        while time.time() < deadline and (
+            not out.exists() or len(out.read_text().splitlines()) < 5
+        ):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        before = len(out.read_text().splitlines())
+        assert 5 <= before < 30
+        done = subprocess.run(
+            [*cmd, "--resume"], env=env, capture_output=True, text=True, timeout=120
+        )
+    assert done.returncode == 0, done.stderr
+    ids = [json.loads(x)["id"] for x in out.read_text().splitlines() if x.strip()]
+    assert sorted(ids) == sorted(f"r{i}" for i in range(30))
+    assert json.loads(done.stdout.strip().splitlines()[-1])["resumed_past"] >= before - 1

@@ -1,0 +1,31 @@
+"""Every prompt file renders, and an undefined variable is an error."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+
+from interviewer.grade import Reference
+from interviewer.prompts import available, render
+
+VARIABLES = {
+    "grade_v1": {},
+    "grade_v1.user": {
+        "question": "Q?",
+        "answer": "A.",
+        "references": [Reference("r1", "bank", "Ref.", ("kp one",), "src")],
+    },
+}
+
+
+def test_every_prompt_renders():
+    names = available()
+    assert set(names) == set(VARIABLES), "add new prompts to VARIABLES"
+    for name in names:
+        text = render(name, **VARIABLES[name])
+        assert text and "{{" not in text and "{%" not in text
+
+
+def test_undefined_variable_is_an_error():
+    with pytest.raises(jinja2.UndefinedError):
+        render("grade_v1.user", question="Q?", references=[])

@@ -33,8 +33,8 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from .grader import make_grader
 
     settings = settings.model_copy(update={"grader": args.grader})
-    grader = make_grader(args.grader, settings)
     index = _index_or_none(settings)
+    grader = make_grader(args.grader, settings, index=index)
     with tqdm(
         desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
     ) as bar:

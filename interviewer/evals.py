@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .config import Settings
+from .errors import InputError
 from .evaldata import EvalItem, load, part
 from .grade import Grade
 from .grader import Grader, make_grader
@@ -220,10 +221,12 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 
     items = load(args.dataset, settings)
     chosen = part(items, args.split)
+    if not chosen:
+        raise InputError(f"{args.dataset} has no rows in its {args.split} part")
     dev = part(items, "dev")
-    grader = make_grader(args.grader, settings)
     # External datasets carry their own references; only the in-domain set uses the index.
     index = _index_or_none(settings) if args.dataset == "indomain" else None
+    grader = make_grader(args.grader, settings, index=index)
     started = time.perf_counter()
     grades = grade_items(
         chosen, grader, settings, index, f"{args.dataset}/{args.split}", args.quiet

@@ -211,12 +211,18 @@ class LLMGrader:
 
 
 def make_grader(
-    kind: str, settings: Settings, embedder: Embedder | None = None, chat: ChatModel | None = None
+    kind: str,
+    settings: Settings,
+    embedder: Embedder | None = None,
+    chat: ChatModel | None = None,
+    index: Index | None = None,
 ) -> Grader:
     if kind == "offline":
         from .offline import OfflineGrader
 
-        return OfflineGrader(embedder or default_embedder())
+        return OfflineGrader(
+            embedder or (index.embedder if index else default_embedder()), index=index
+        )
     if kind == "llm":
         return LLMGrader(chat or OpenAICompatible(settings), settings)
     raise InputError(f"unknown grader '{kind}' (use offline or llm)")
@@ -243,7 +249,7 @@ def grade(
     chosen = (
         grader
         if not isinstance(grader, str | None)
-        else make_grader(grader or settings.grader, settings)
+        else make_grader(grader or settings.grader, settings, index=index)
     )
     refs = gather(question, index, settings, reference_answer, question_id)
     return chosen.grade_many([(question, answer, refs)])[0]

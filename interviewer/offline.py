@@ -10,7 +10,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import numpy as np
 from .detectors import strip_fillers
 from .embeddings import Embedder
 from .grade import Grade, Provenance, Reference, ReferenceSet
+from .index import Index
 from .parsing import split_sentences
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
@@ -172,6 +173,7 @@ class Model:
     scale: tuple[float, ...]
     cover_threshold: float
     off_topic_threshold: float
+    off_topic_margin: float = 0.15
     name: str = "offline-linear-v1"
 
     def predict(self, x: np.ndarray) -> np.ndarray:
@@ -190,6 +192,7 @@ class Model:
             tuple(d["scale"]),
             d["cover_threshold"],
             d["off_topic_threshold"],
+            d.get("off_topic_margin", 0.15),
             d.get("name", cls.name),
         )
 
@@ -208,40 +211,53 @@ class Analysis:
     kp_sims: tuple[float, ...]
     question_sim: float
     ref_sim: float
+    answer_vec: np.ndarray
 
 
 class _Vectors:
-    """Embeds each distinct text once per batch."""
+    """Embeds each distinct text once. `keep` is a cache that outlives one batch, for texts
+    that recur across batches (references and their key points)."""
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, keep: dict[str, np.ndarray] | None = None) -> None:
         self.embedder = embedder
+        self.keep = keep if keep is not None else {}
         self.cache: dict[str, np.ndarray] = {}
 
-    def prime(self, texts: Sequence[str]) -> None:
-        todo = list(dict.fromkeys(t for t in texts if t not in self.cache))
+    def prime(self, texts: Sequence[str], keep: bool = False) -> None:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.cache and t not in self.keep))
         if todo:
+            store = self.keep if keep else self.cache
             for t, v in zip(todo, self.embedder.embed(todo), strict=True):
-                self.cache[t] = v
+                store[t] = v
+        if keep and len(self.keep) > 20_000:  # bound memory on very long runs
+            self.keep.clear()
 
     def __getitem__(self, text: str) -> np.ndarray:
+        if text in self.keep:
+            return self.keep[text]
         if text not in self.cache:
             self.prime([text])
         return self.cache[text]
 
 
 def analyse_many(
-    items: Sequence[tuple[str, str, ReferenceSet]], embedder: Embedder
+    items: Sequence[tuple[str, str, ReferenceSet]],
+    embedder: Embedder,
+    keep: dict[str, np.ndarray] | None = None,
 ) -> list[Analysis]:
     """Features for (question, answer, references) triples, embedding in one batch."""
-    vecs = _Vectors(embedder)
+    vecs = _Vectors(embedder, keep)
     cleaned = [strip_fillers(a) or a for _, a, _ in items]
     segs = [segments(a) for a in cleaned]
     texts: list[str] = []
+    recurring: list[str] = []  # questions and references repeat across answers and batches
     for (q, _, refs), a, ss in zip(items, cleaned, segs, strict=True):
-        texts.extend([q, a, *ss])
+        texts.extend([a, *ss])
+        recurring.append(q)
         for r in refs.answer_keys:
-            texts.append(r.text)
-            texts.extend(r.key_points)
+            recurring.append(r.text)
+            recurring.extend(r.key_points)
+    vecs.prime(recurring, keep=True)
     vecs.prime(texts)
     return [
         _analyse(q, a, ss, refs, vecs)
@@ -276,7 +292,7 @@ def _analyse(
     n_words = max(1, len(answer.split()))
     if ref is None:
         feats = [0.0, 0.0, 0.0, 0.0, 0.0, math.log1p(n_words), 0.0, q_sim, -q_sim]
-        return Analysis(np.asarray(feats, dtype=np.float32), None, (), q_sim, 0.0)
+        return Analysis(np.asarray(feats, dtype=np.float32), None, (), q_sim, 0.0, a_vec)
     r_words = content_words(ref.text) - q_words or content_words(ref.text)
     overlap = len((a_words - q_words) & r_words)
     hard = float(np.mean([s >= 0.6 for s in kp_sims]))
@@ -291,17 +307,24 @@ def _analyse(
         q_sim,
         ref_sim - q_sim,
     ]
-    return Analysis(np.asarray(feats, dtype=np.float32), ref, kp_sims, q_sim, ref_sim)
+    return Analysis(np.asarray(feats, dtype=np.float32), ref, kp_sims, q_sim, ref_sim, a_vec)
 
 
 class OfflineGrader:
-    """Grades with the fitted model; rules settle empty, non-answers and injections first."""
+    """Grades with the fitted model; rules settle empty, non-answers, injections and
+    off-topic answers first. With an index, an answer that fits another bank question
+    clearly better than the one asked is off-topic."""
 
     name = "offline"
 
-    def __init__(self, embedder: Embedder, model: Model | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder, model: Model | None = None, index: Index | None = None
+    ) -> None:
         self.embedder = embedder
+        self.index = index
         self._model = model
+        self._bank: tuple[Path | None, dict[str, int], np.ndarray] | None = None
+        self._keep: dict[str, np.ndarray] = {}
 
     @property
     def model(self) -> Model:
@@ -313,29 +336,45 @@ class OfflineGrader:
         return self.grade_many([(question, answer, refs)])[0]
 
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
-        analyses = analyse_many(items, self.embedder)
-        preds: Any = self.model.predict(np.stack([a.features for a in analyses])) if items else []
+        if not items:
+            return []
+        analyses = analyse_many(items, self.embedder, self._keep)
+        preds = self.model.predict(np.stack([a.features for a in analyses]))
         return [
             self._grade(refs, an, float(p), answer)
             for (_, answer, refs), an, p in zip(items, analyses, preds, strict=True)
         ]
 
-    def _grade(self, refs: ReferenceSet, an: Analysis, pred: float, answer: str) -> Grade:
-        m = self.model
-        prov = Provenance(
-            "offline",
-            f"{m.name} + {self.embedder.name}",
-            settings={"cover_threshold": m.cover_threshold},
+    def _bank_vectors(self) -> tuple[dict[str, int], np.ndarray] | None:
+        if self.index is None:
+            return None
+        gen = self.index.generation()
+        if self._bank is None or self._bank[0] != gen:
+            qs = self.index.bank.technical()
+            texts = [f"{q.text} {(q.reference_answers or ('',))[0][:300]}" for q in qs]
+            self._bank = (gen, {q.id: n for n, q in enumerate(qs)}, self.embedder.embed(texts))
+        return self._bank[1], self._bank[2]
+
+    def answers_other_question(self, refs: ReferenceSet, an: Analysis) -> bool:
+        bank = self._bank_vectors() if refs.question_id else None
+        if bank is None or refs.question_id not in bank[0]:
+            return False
+        pos, matrix = bank
+        sims = matrix @ an.answer_vec
+        own = sims[pos[refs.question_id]]
+        return bool(
+            np.delete(sims, pos[refs.question_id]).max() - own > self.model.off_topic_margin
         )
-        used = tuple(r.id for r in refs.references)
-        kps = (an.best.key_points or (an.best.text,)) if an.best else ()
-        covered = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s >= m.cover_threshold)
-        missed = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s < m.cover_threshold)
+
+    def settle(self, refs: ReferenceSet, an: Analysis, answer: str) -> Grade | None:
+        """The grade when a rule decides it, else None (the model scores the answer)."""
         from .grader import settled_by_rules
 
+        prov = self.provenance()
         if (settled := settled_by_rules(answer, refs, prov)) is not None:
             return settled
-        if an.best is None:  # only passages that gave no usable key points
+        used = tuple(r.id for r in refs.references)
+        if an.best is None:  # only passages, and none gave usable key points
             return Grade(
                 0,
                 (),
@@ -350,7 +389,9 @@ class OfflineGrader:
                 None,
                 refs.references,
             )
-        if max(an.question_sim, an.ref_sim) < m.off_topic_threshold:
+        off = max(an.question_sim, an.ref_sim) < self.model.off_topic_threshold
+        if off or self.answers_other_question(refs, an):
+            kps = an.best.key_points or (an.best.text,)
             return Grade(
                 0,
                 (),
@@ -360,12 +401,28 @@ class OfflineGrader:
                 used,
                 ("off_topic",),
                 0.8,
-                Provenance(
-                    prov.grader, prov.model, decided_by="rule:off_topic", settings=prov.settings
-                ),
+                replace(prov, decided_by="rule:off_topic"),
                 0.0,
                 refs.references,
             )
+        return None
+
+    def provenance(self) -> Provenance:
+        m = self.model
+        return Provenance(
+            "offline",
+            f"{m.name} + {self.embedder.name}",
+            settings={"cover_threshold": m.cover_threshold},
+        )
+
+    def _grade(self, refs: ReferenceSet, an: Analysis, pred: float, answer: str) -> Grade:
+        if (settled := self.settle(refs, an, answer)) is not None:
+            return settled
+        assert an.best is not None
+        m = self.model
+        kps = an.best.key_points or (an.best.text,)
+        covered = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s >= m.cover_threshold)
+        missed = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s < m.cover_threshold)
         score = int(np.clip(np.rint(pred), 0, 5))
         confidence = round(
             (0.75 if an.best.kind != "passage" else 0.45) * (1.0 - abs(pred - score)), 2
@@ -376,10 +433,10 @@ class OfflineGrader:
             missed,
             (),
             _feedback(score, covered, missed),
-            used,
+            tuple(r.id for r in refs.references),
             (),
             confidence,
-            prov,
+            self.provenance(),
             round(pred, 3),
             refs.references,
         )

@@ -1,0 +1,212 @@
+"""`python -m benchmarks` (or `make bench`): one table of medians, written to out/bench.json.
+
+Runs on whatever machine it is given; these machines are noisy, so every figure is a median
+over repeats, with p95 where a distribution matters. An LLM row appears when
+INTERVIEWER_BENCH_LLM_URL points at an OpenAI-compatible server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from interviewer.config import Settings  # noqa: E402
+from interviewer.embeddings import default_embedder  # noqa: E402
+from interviewer.evaldata import load  # noqa: E402
+from interviewer.grader import make_grader  # noqa: E402
+from interviewer.index import Index  # noqa: E402
+from interviewer.ingest import ingest  # noqa: E402
+from interviewer.references import gather  # noqa: E402
+
+QUERIES = [
+    "HBM vs GDDR bandwidth",
+    "why is my GPU utilization low",
+    "ring all-reduce NCCL",
+    "FP8 training what breaks",
+    "shared memory bank conflicts",
+    "pipeline bubble",
+    "multi-tenant GPU cluster design",
+    "INT4 quantization accuracy",
+]
+ROWS: list[tuple[str, str, str]] = []
+
+
+def timed(fn: Callable[[], object], repeats: int) -> list[float]:
+    out = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def row(name: str, value: str, note: str = "") -> None:
+    ROWS.append((name, value, note))
+    print(f"  {name:<44} {value:>16}  {note}", file=sys.stderr)
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def main() -> None:
+    embedder = default_embedder()
+    embedder.embed(["load the model before timing"])
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(data_dir=Path(tmp), corpus_dir=REPO / "corpus")
+        cold = timed(lambda: ingest(settings, embedder), 1)[0]
+        row("ingest: cold, 5 guides (model loaded)", f"{cold:.2f} s")
+        again = timed(lambda: ingest(settings, embedder), 5)
+        row("ingest: nothing changed (in process)", f"{statistics.median(again) * 1000:.1f} ms")
+        env = os.environ | {"INTERVIEWER_DATA_DIR": tmp}
+        cli = [sys.executable, "-m", "interviewer.cli", "ingest", "-q"]
+        bare = [sys.executable, "-c", "import interviewer.cli"]
+        t_cli = statistics.median(
+            timed(lambda: subprocess.run(cli, env=env, check=True, capture_output=True), 3)
+        )
+        t_bare = statistics.median(
+            timed(lambda: subprocess.run(bare, env=env, check=True, capture_output=True), 3)
+        )
+        row(
+            "ingest: nothing changed (CLI beyond start)",
+            f"{(t_cli - t_bare) * 1000:.0f} ms",
+            f"CLI {t_cli:.2f} s vs start {t_bare:.2f} s",
+        )
+
+        index = Index(settings.index_dir, embedder)
+        index.warm()
+        for q in QUERIES:  # warm-up
+            index.search_questions(q, k=5)
+        lat_q = [
+            t
+            for _ in range(10)
+            for t in timed(lambda: [index.search_questions(q, k=5) for q in QUERIES], 1)
+        ]
+        lat_q = [t / len(QUERIES) for t in lat_q]
+        single = [
+            timed(lambda q=q: index.search_questions(q, k=5), 1)[0]
+            for _ in range(10)
+            for q in QUERIES
+        ]
+        row(
+            "retrieval top-5 questions, p50",
+            f"{statistics.median(single) * 1000:.1f} ms",
+            f"p95 {pct(single, 0.95) * 1000:.1f} ms; query embedding included",
+        )
+        passages = [
+            timed(lambda q=q: index.search_passages(q, k=5), 1)[0]
+            for _ in range(10)
+            for q in QUERIES
+        ]
+        row(
+            "retrieval top-5 passages, p50",
+            f"{statistics.median(passages) * 1000:.1f} ms",
+            f"p95 {pct(passages, 0.95) * 1000:.1f} ms",
+        )
+        del lat_q
+
+        items = [i for i in load("indomain", settings)]
+        batch = (items * (600 // len(items) + 1))[:600]
+        grader = make_grader("offline", settings, index=index)
+        refs = {i.question: gather(i.question, index, settings, i.reference) for i in items}
+        triples = [(i.question, i.answer, refs[i.question]) for i in batch]
+        grader.grade_many(triples[:64])
+        runs = timed(
+            lambda: [grader.grade_many(triples[s : s + 64]) for s in range(0, len(triples), 64)], 3
+        )
+        words = statistics.median(len(t[1].split()) for t in triples)
+        row(
+            "offline grading throughput, in-domain answers",
+            f"{len(triples) / statistics.median(runs):.0f} ans/s",
+            f"median {words:.0f} words; reference vectors cached across batches",
+        )
+        try:
+            short = [i for i in load("mohler", settings) if i.part == "report"][:600]
+        except Exception:
+            short = []
+        if short:
+            mg = make_grader("offline", settings)
+            mt = [
+                (i.question, i.answer, gather(i.question, None, settings, i.reference))
+                for i in short
+            ]
+            mg.grade_many(mt[:64])
+            mruns = timed(lambda: [mg.grade_many(mt[s : s + 64]) for s in range(0, len(mt), 64)], 3)
+            mwords = statistics.median(len(t[1].split()) for t in mt)
+            row(
+                "offline grading throughput, Mohler answers",
+                f"{len(mt) / statistics.median(mruns):.0f} ans/s",
+                f"median {mwords:.0f} words; 600 report rows",
+            )
+        one = timed(
+            lambda: grader.grade_many(
+                [(items[3].question, items[3].answer, gather(items[3].question, index, settings))]
+            ),
+            20,
+        )
+        row(
+            "offline grade, one answer (with retrieval)",
+            f"{statistics.median(one) * 1000:.0f} ms",
+            f"p95 {pct(one, 0.95) * 1000:.0f} ms",
+        )
+
+        url = os.environ.get("INTERVIEWER_BENCH_LLM_URL")
+        if url:
+            from concurrent.futures import ThreadPoolExecutor
+
+            llm_settings = settings.model_copy(
+                update={
+                    "llm_base_url": url,
+                    "llm_model": os.environ.get("INTERVIEWER_LLM_MODEL", settings.llm_model),
+                }
+            )
+            llm = make_grader("llm", llm_settings)
+            sample = [t for t in triples[:64] if t[1].strip()][:32]
+            for conc in (1, 8, 32):
+                t0 = time.perf_counter()
+                with ThreadPoolExecutor(conc) as pool:
+                    list(pool.map(lambda t: llm.grade_many([t]), sample))
+                dt = time.perf_counter() - t0
+                row(
+                    f"LLM grading, concurrency {conc}",
+                    f"{len(sample) / dt:.2f} ans/s",
+                    f"{llm_settings.llm_model} at {url}",
+                )
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    row("peak memory (this process)", f"{peak:.0f} MiB")
+    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    out = REPO / "out"
+    out.mkdir(exist_ok=True)
+    (out / "bench.json").write_text(
+        json.dumps(
+            {
+                "machine": machine,
+                "when": time.strftime("%Y-%m-%d %H:%M"),
+                "rows": [dict(zip(("name", "value", "note"), r, strict=True)) for r in ROWS],
+            },
+            indent=1,
+        )
+    )
+    print(f"\n{machine}\n")
+    print(f"| {'benchmark':<44} | {'median':>16} | note |")
+    print(f"| {'-' * 44} | {'-' * 16} | --- |")
+    for name, value, note in ROWS:
+        print(f"| {name:<44} | {value:>16} | {note} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -64,7 +64,19 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if summary.errors == 0 else 1
 
 
+def cmd_app(args: argparse.Namespace, settings: Settings) -> int:
+    from .webapp import main as run_app
+
+    run_app(args.host, args.port)
+    return 0
+
+
 def register(sub: Any) -> None:
+    p = sub.add_parser("app", help="start the mock interview in the browser")
+    p.add_argument("--host", help="default 127.0.0.1 (INTERVIEWER_HOST)")
+    p.add_argument("--port", type=int, help="default 7860 (INTERVIEWER_PORT)")
+    p.set_defaults(func=cmd_app)
+
     p = sub.add_parser("grade", help="grade a CSV/JSONL file of written answers")
     p.add_argument("input")
     p.add_argument("-o", "--output", required=True, help="graded .jsonl or .csv")

@@ -1,0 +1,217 @@
+"""The real Gradio app, as a server process, driven in headless Debian Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="`make test` installs chromium"),
+]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ANSWER = (
+    "HBM is 3D-stacked memory on the package with a very wide bus and huge bandwidth; "
+    "GDDR is cheaper board memory with lower bandwidth."
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir, self.port, self.proc = data_dir, free_port(), None
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def start(self) -> Server:
+        env = os.environ | {
+            "INTERVIEWER_DATA_DIR": str(self.data_dir),
+            "INTERVIEWER_SPEECH_MODEL": "tiny.en",
+            "GRADIO_ANALYTICS_ENABLED": "False",
+        }
+        self.log = (self.data_dir / "server.log").open("a")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "interviewer.cli", "app", "--port", str(self.port)],
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.url, timeout=2).close()
+                return self
+            except OSError:
+                assert self.proc.poll() is None, (self.data_dir / "server.log").read_text()
+                time.sleep(0.5)
+        raise AssertionError("app did not start")
+
+    def stop(self) -> None:
+        if self.proc:
+            self.proc.kill()
+            self.proc.wait()
+            self.log.close()
+
+
+@pytest.fixture()
+def server(tmp_path, built_index):
+    settings, _ = built_index
+    data = tmp_path / "data"
+    shutil.copytree(settings.data_dir, data)  # the index is already built
+    srv = Server(data).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def open_page(context, url: str):
+    page = context.new_page()
+    page.goto(url)
+    # Wait for the page's load event itself (the box shows a loading timer until then).
+    page.wait_for_function(
+        "/Press Start|Session /.test(document.querySelector('#status')?.innerText || '')",
+        timeout=60_000,
+    )
+    return page
+
+
+def start(page) -> str:
+    page.click("#start")
+    page.wait_for_function(
+        "document.querySelector('#status').innerText.includes('Session ')", timeout=60_000
+    )
+    return page.inner_text("#status").split()[1]
+
+
+def send(page, text: str, turns_before: int) -> None:
+    page.fill("#answer textarea", text)
+    page.click("#send")
+    # Done when the answer and its grade (two more messages) are in the conversation.
+    page.wait_for_function(
+        f"document.querySelectorAll('#chat .message').length >= {turns_before + 2}", timeout=60_000
+    )
+    page.wait_for_function(
+        "document.querySelector('#grade-card').innerText.includes('Score')", timeout=60_000
+    )
+    assert text[:30] in page.inner_text("#chat")
+
+
+def test_typed_interview_from_setup_to_report_download(server, browser):
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    assert "offline grader" in page.inner_text("#grader-status")
+    start(page)
+    send(page, ANSWER, page.locator("#chat .message").count())
+    card = page.inner_text("#grade-card")
+    assert "Grader: offline" in card and "/5" in card
+    page.click("#end")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
+    page.click("#build-report")
+    page.wait_for_function(
+        "document.querySelector('#report').innerText.includes('Interview report')", timeout=30_000
+    )
+    assert "Scores by topic" in page.inner_text("#report")
+    links = page.locator("#downloads a")
+    links.first.wait_for(timeout=30_000)
+    hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
+    assert any(h.endswith(".md") for h in hrefs) and any(h.endswith(".json") for h in hrefs)
+    with page.expect_download() as dl:
+        links.first.click()
+    assert Path(dl.value.path()).read_text().startswith(("# Interview report", "{"))
+    ctx.close()
+
+
+@pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="`make test` installs espeak-ng")
+def test_spoken_answer_uploaded_as_a_file(server, browser, tmp_path):
+    wav = tmp_path / "answer.wav"
+    subprocess.run(
+        [
+            "espeak-ng",
+            "-s",
+            "140",
+            "-w",
+            str(wav),
+            "The GPU copies data from pinned memory while the kernel runs.",
+        ],
+        check=True,
+    )
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    start(page)
+    page.click("#audio button[aria-label='Upload file']")
+    page.locator("#audio input[type=file]").set_input_files(str(wav))
+    page.wait_for_timeout(1000)
+    page.click("#transcribe")
+    page.wait_for_function(
+        "document.querySelector('#answer textarea').value.length > 10", timeout=120_000
+    )
+    text = page.input_value("#answer textarea").lower()
+    assert "memory" in text and "kernel" in text
+    page.fill("#answer textarea", text + " Transfers overlap with compute.")  # editable
+    send(page, page.input_value("#answer textarea"), page.locator("#chat .message").count())
+    ctx.close()
+
+
+def test_concurrent_sessions_are_isolated(server, browser):
+    a, b = browser.new_context(), browser.new_context()
+    pa, pb = open_page(a, server.url), open_page(b, server.url)
+    ida, idb = start(pa), start(pb)
+    assert ida != idb
+    send(pa, "Answer from candidate A about bandwidth.", pa.locator("#chat .message").count())
+    send(pb, "Answer from candidate B about latency.", pb.locator("#chat .message").count())
+    chat_a, chat_b = pa.inner_text("#chat"), pb.inner_text("#chat")
+    assert "candidate A" in chat_a and "candidate B" not in chat_a
+    assert "candidate B" in chat_b and "candidate A" not in chat_b
+    a.close()
+    b.close()
+
+
+def test_restart_in_the_middle_of_a_session_loses_nothing(server, browser):
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    sid = start(page)
+    send(
+        page,
+        "First answer before the restart, about memory bandwidth.",
+        page.locator("#chat .message").count(),
+    )
+    server.stop()
+    server.start()
+    page.reload()
+    page.wait_for_function(
+        "(document.querySelector('#status')?.innerText || '').includes('Session ')", timeout=60_000
+    )
+    assert sid in page.inner_text("#status")
+    assert "First answer before the restart" in page.inner_text("#chat")
+    send(page, "Second answer after the restart.", page.locator("#chat .message").count())
+    assert "Second answer after the restart" in page.inner_text("#chat")
+    ctx.close()

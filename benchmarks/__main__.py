@@ -125,7 +125,8 @@ def main() -> None:
         triples = [(i.question, i.answer, refs[i.question]) for i in batch]
         grader.grade_many(triples[:64])
         runs = timed(
-            lambda: [grader.grade_many(triples[s : s + 64]) for s in range(0, len(triples), 64)], 3
+            lambda: [grader.grade_many(triples[s : s + 256]) for s in range(0, len(triples), 256)],
+            3,
         )
         words = statistics.median(len(t[1].split()) for t in triples)
         row(
@@ -144,7 +145,9 @@ def main() -> None:
                 for i in short
             ]
             mg.grade_many(mt[:64])
-            mruns = timed(lambda: [mg.grade_many(mt[s : s + 64]) for s in range(0, len(mt), 64)], 3)
+            mruns = timed(
+                lambda: [mg.grade_many(mt[s : s + 256]) for s in range(0, len(mt), 256)], 3
+            )
             mwords = statistics.median(len(t[1].split()) for t in mt)
             row(
                 "offline grading throughput, Mohler answers",
@@ -162,6 +165,54 @@ def main() -> None:
             f"{statistics.median(one) * 1000:.0f} ms",
             f"p95 {pct(one, 0.95) * 1000:.0f} ms",
         )
+
+        # Interview turn: answer in -> grade and next question out (no speech-to-text).
+        import random
+
+        from interviewer.interview import Engine, Plan
+
+        engine = Engine(index.bank, grader, index, settings, time.time, random.Random(0))
+        turns = []
+        for n in range(12):
+            session = engine.start(Plan((), "easy", 3))
+            t0 = time.perf_counter()
+            engine.answer(session, items[n % len(items)].answer or "A short answer.")
+            turns.append(time.perf_counter() - t0)
+        row(
+            "interview turn (offline), p50",
+            f"{statistics.median(turns) * 1000:.0f} ms",
+            f"p95 {pct(turns, 0.95) * 1000:.0f} ms; grade + next question",
+        )
+
+        import shutil
+
+        if shutil.which("espeak-ng"):
+            from interviewer.speech import Transcriber
+
+            wav = Path(tmp) / "speech.wav"
+            subprocess.run(
+                [
+                    "espeak-ng",
+                    "-s",
+                    "140",
+                    "-w",
+                    str(wav),
+                    "Tensor Cores run "
+                    "small matrix multiply accumulate tiles in one instruction, while "
+                    "CUDA cores do one scalar operation per clock.",
+                ],
+                check=True,
+            )
+            for size in ("tiny.en", "base"):
+                tr = Transcriber(size, Path(tmp) / "models")
+                tr.transcribe(wav)
+                rt = timed(lambda tr=tr: tr.transcribe(wav), 3)
+                secs = tr.transcribe(wav).seconds
+                row(
+                    f"speech-to-text real-time factor, {size}",
+                    f"{statistics.median(rt) / secs:.3f}",
+                    f"{secs:.1f} s espeak-ng clip, int8 CPU",
+                )
 
         url = os.environ.get("INTERVIEWER_BENCH_LLM_URL")
         if url:

@@ -35,7 +35,7 @@ GRADE_FIELDS = (
     "prompt_version",
     "decided_by",
 )
-OFFLINE_CHUNK = 64
+OFFLINE_CHUNK = 256  # answers per grading call: length-sorted batches pad less
 
 
 class Row(BaseModel):

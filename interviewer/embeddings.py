@@ -35,7 +35,7 @@ class SentenceTransformerEmbedder:
 
     name = MODEL_NAME
 
-    def __init__(self, model_path: str | None = None, batch_size: int = 64) -> None:
+    def __init__(self, model_path: str | None = None, batch_size: int = 16) -> None:
         self._path = model_path
         self._batch_size = batch_size
         self._model: Any = None
@@ -65,14 +65,16 @@ class SentenceTransformerEmbedder:
             return np.zeros((0, DIM), dtype=np.float32)
         model = self._load()
         if self._traced is None:
-            vectors = model.encode(
-                list(texts),
-                batch_size=self._batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
+            return np.asarray(
+                model.encode(
+                    list(texts),
+                    batch_size=self._batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                ),
+                dtype=np.float32,
             )
-            return np.asarray(vectors, dtype=np.float32)
         import torch
 
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # less padding
@@ -87,10 +89,64 @@ class SentenceTransformerEmbedder:
                     max_length=model.max_seq_length,
                     return_tensors="pt",
                 )
-                vecs = self._traced(
+                states = self._traced(
                     batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]
                 )
-                out[idx] = vecs.numpy()
+                w = batch["attention_mask"].unsqueeze(-1).to(states.dtype)
+                pooled = (states * w).sum(1) / w.sum(1).clamp(min=1e-9)
+                out[idx] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+        return out
+
+    def embed_spans(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> list[np.ndarray]:
+        """For each text, one forward pass giving its vector (row 0) and a vector per
+        character span (rows 1..), mean-pooled over that span's tokens: sentence vectors of a
+        long answer for the price of embedding the answer once."""
+        import torch
+
+        model = self._load()
+        if self._traced is None:  # no TorchScript: embed the pieces separately
+            return [
+                np.asarray(
+                    model.encode(
+                        [t, *(t[a:b] for a, b in sp)],
+                        normalize_embeddings=True,
+                        convert_to_numpy=True,
+                        show_progress_bar=False,
+                    ),
+                    dtype=np.float32,
+                )
+                for t, sp in zip(texts, spans, strict=True)
+            ]
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # less padding
+        out: list[np.ndarray] = [np.empty(0)] * len(texts)
+        with torch.inference_mode():
+            for start in range(0, len(order), self._batch_size):
+                idx = order[start : start + self._batch_size]
+                batch = model.tokenizer(
+                    [texts[i] for i in idx],
+                    padding=True,
+                    truncation=True,
+                    max_length=model.max_seq_length,
+                    return_tensors="pt",
+                    return_offsets_mapping=True,
+                )
+                states = self._traced(
+                    batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]
+                )
+                mask = batch["attention_mask"].to(states.dtype)
+                offsets = batch["offset_mapping"]
+                for row, i in enumerate(idx):
+                    weights = [mask[row]]
+                    real = offsets[row, :, 1] > offsets[row, :, 0]
+                    for a, b in spans[i]:
+                        inside = (offsets[row, :, 0] >= a) & (offsets[row, :, 1] <= b) & real
+                        w = mask[row] * inside.to(states.dtype)
+                        weights.append(w if float(w.sum()) > 0 else mask[row])
+                    w = torch.stack(weights)  # (pieces, tokens)
+                    pooled = (w @ states[row]) / w.sum(1, keepdim=True).clamp(min=1e-9)
+                    out[i] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
         return out
 
 
@@ -98,18 +154,13 @@ def _trace(model: Any) -> Any:
     """TorchScript the transformer and pooling; None (use encode()) if that fails."""
     import torch
 
-    class Pooled(torch.nn.Module):
+    class Tokens(torch.nn.Module):
         def __init__(self, bert: Any) -> None:
             super().__init__()
             self.bert = bert
 
         def forward(self, ids: Any, mask: Any, types: Any) -> Any:
-            out = self.bert(
-                input_ids=ids, attention_mask=mask, token_type_ids=types
-            ).last_hidden_state
-            weights = mask.unsqueeze(-1).to(out.dtype)
-            pooled = (out * weights).sum(1) / weights.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(pooled, dim=-1)
+            return self.bert(input_ids=ids, attention_mask=mask, token_type_ids=types)[0]
 
     try:
         bert = model[0].auto_model.eval()
@@ -117,7 +168,7 @@ def _trace(model: Any) -> Any:
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
             traced = torch.jit.trace(
-                Pooled(bert),
+                Tokens(bert),
                 (example["input_ids"], example["attention_mask"], example["token_type_ids"]),
                 check_trace=False,
             )

@@ -34,7 +34,7 @@ def grade_items(
 
     out: list[Grade] = []
     refs_cache: dict[tuple[str, str | None, str | None], Any] = {}
-    chunk = 64
+    chunk = 256
     with tqdm(total=len(items), desc=desc, unit="answer", file=sys.stderr, disable=quiet) as bar:
         for start in range(0, len(items), chunk):
             batch = items[start : start + chunk]

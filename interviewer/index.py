@@ -159,6 +159,7 @@ class Index:
             where=where,
             include=["documents", "metadatas", "distances"],
         )
+        bank = self.bank  # one look at CURRENT per search
         hits: list[Hit] = []
         seen: set[str] = set()
         for doc, meta, dist in zip(
@@ -168,7 +169,7 @@ class Index:
             if qid in seen:
                 continue
             seen.add(qid)
-            q = self.bank.get(qid)
+            q = bank.get(qid)
             meta = dict(meta) | {"matched_variant": doc}
             text = q.text if q else doc
             hits.append(

@@ -258,19 +258,39 @@ def analyse_many(
             recurring.append(r.text)
             recurring.extend(r.key_points)
     vecs.prime(recurring, keep=True)
-    vecs.prime(texts)
+    span_embed = getattr(embedder, "embed_spans", None)
+    if span_embed is None:  # an embedder without span pooling embeds each segment
+        vecs.prime(texts)
+        mats = [
+            np.stack([vecs[a], *(vecs[x] for x in ss)]) for a, ss in zip(cleaned, segs, strict=True)
+        ]
+    else:  # one forward pass per answer gives the answer's and its segments' vectors
+        unique = list(dict.fromkeys(cleaned))
+        spans = {a: _spans(a, segments(a)) for a in unique}
+        rows = dict(zip(unique, span_embed(unique, [spans[a] for a in unique]), strict=True))
+        mats = [rows[a] for a in cleaned]
     return [
-        _analyse(q, a, ss, refs, vecs)
-        for (q, _, refs), a, ss in zip(items, cleaned, segs, strict=True)
+        _analyse(q, a, mat, refs, vecs)
+        for (q, _, refs), a, mat in zip(items, cleaned, mats, strict=True)
     ]
 
 
+def _spans(text: str, parts: list[str]) -> list[tuple[int, int]]:
+    out, pos = [], 0
+    for part in parts:
+        at = text.find(part, pos)
+        if at >= 0:
+            out.append((at, at + len(part)))
+            pos = at + len(part)
+    return out
+
+
 def _analyse(
-    question: str, answer: str, segs: list[str], refs: ReferenceSet, vecs: _Vectors
+    question: str, answer: str, seg_mat: np.ndarray, refs: ReferenceSet, vecs: _Vectors
 ) -> Analysis:
-    a_vec = vecs[answer]
+    """`seg_mat`: the answer's vector (row 0) and its sentence segments' vectors."""
+    a_vec = seg_mat[0]
     q_sim = float(a_vec @ vecs[question])
-    seg_mat = np.stack([a_vec, *(vecs[s] for s in segs)])
     a_words = content_words(answer)
     q_words = content_words(question)
     best: tuple[float, Reference | None, tuple[float, ...], float, float] = (

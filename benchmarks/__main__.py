@@ -214,6 +214,39 @@ def main() -> None:
                     f"{secs:.1f} s espeak-ng clip, int8 CPU",
                 )
 
+        # App start (fresh process, index already built) until the page serves, and one
+        # engine.start() for the first question.
+        import socket
+        import urllib.request
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = sock.getsockname()[1]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "interviewer.cli", "app", "--port", str(port)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            while True:
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            ready = time.perf_counter() - t0
+        finally:
+            proc.kill()
+            proc.wait()
+        first = statistics.median(timed(lambda: engine.start(Plan((), "easy", 3)), 5))
+        row(
+            "app start to first question",
+            f"{ready + first:.1f} s",
+            f"process start to page served {ready:.1f} s + first question {first * 1000:.0f} ms",
+        )
+
         url = os.environ.get("INTERVIEWER_BENCH_LLM_URL")
         if url:
             from concurrent.futures import ThreadPoolExecutor

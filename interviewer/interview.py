@@ -55,6 +55,7 @@ class Prompt:
     difficulty: Difficulty
     focus: str = ""  # the missed key point a follow-up probes
     asked_at: float = 0.0
+    writer: str = "bank"  # who worded it: "bank", "offline" or "llm"
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,16 @@ class Session:
 class FollowUpWriter(Protocol):
     name: str
 
-    def write(self, question: Question, answer: str, missed: str, refs: ReferenceSet) -> str: ...
+    def write(
+        self,
+        question: Question,
+        answer: str,
+        missed: str,
+        refs: ReferenceSet,
+        on_text: Callable[[str], None] | None = None,
+    ) -> tuple[str, str]:
+        """(follow-up text, name of the writer that produced it)."""
+        ...
 
 
 class OfflineFollowUps:
@@ -99,12 +109,74 @@ class OfflineFollowUps:
 
     name = "offline"
 
-    def write(self, question: Question, answer: str, missed: str, refs: ReferenceSet) -> str:
+    def write(
+        self,
+        question: Question,
+        answer: str,
+        missed: str,
+        refs: ReferenceSet,
+        on_text: Callable[[str], None] | None = None,
+    ) -> tuple[str, str]:
         terms = salient_terms(missed, question.text, answer)
-        if not terms:
-            return "Can you go one level deeper on that? What would you add?"
-        listed = " and ".join(terms[:2])
-        return f"You didn't mention {listed}. How does that fit into your answer?"
+        text = (
+            f"You didn't mention {' and '.join(terms[:2])}. How does that fit into your answer?"
+            if terms
+            else "Can you go one level deeper on that? What would you add?"
+        )
+        if on_text:
+            on_text(text)
+        return text, self.name
+
+
+class LLMFollowUps:
+    """Follow-ups worded by the LLM from the missed point and the retrieved passages
+    (prompts/followup_v1.md), streamed as they come. If the endpoint fails, the offline
+    wording is used and the prompt says so (writer="offline")."""
+
+    name = "llm"
+
+    def __init__(self, chat: Any, max_tokens: int = 80) -> None:
+        self.chat, self.max_tokens = chat, max_tokens
+        self.fallback = OfflineFollowUps()
+
+    def write(
+        self,
+        question: Question,
+        answer: str,
+        missed: str,
+        refs: ReferenceSet,
+        on_text: Callable[[str], None] | None = None,
+    ) -> tuple[str, str]:
+        from .errors import LLMError
+        from .prompts import render
+
+        passages = [r for r in refs.references if r.kind == "passage"][:3]
+        safe = answer.replace("</answer>", "&lt;/answer&gt;")
+        messages = [
+            {"role": "system", "content": render("followup_v1")},
+            {
+                "role": "user",
+                "content": render(
+                    "followup_v1.user",
+                    question=question.text,
+                    missed=missed,
+                    references=passages,
+                    answer=safe,
+                ),
+            },
+        ]
+        text = ""
+        try:
+            for piece in self.chat.stream(messages, self.max_tokens):
+                text += piece
+                if on_text:
+                    on_text(text)
+        except LLMError:
+            text = ""
+        text = " ".join(text.split())
+        if not text:
+            return self.fallback.write(question, answer, missed, refs, on_text)
+        return text, self.name
 
 
 def salient_terms(point: str, question: str, answer: str, k: int = 3) -> list[str]:
@@ -173,8 +245,9 @@ class Engine:
         kind: Literal["question", "follow_up"] = "question",
         text: str | None = None,
         focus: str = "",
+        writer: str = "bank",
     ) -> Prompt:
-        return Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock())
+        return Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock(), writer)
 
     # ------------------------------------------------------------ the session
     def start(self, plan: Plan) -> Session:
@@ -197,7 +270,9 @@ class Engine:
             refs = replace(refs, references=(point, *refs.references))
         return refs
 
-    def answer(self, session: Session, text: str) -> Outcome:
+    def answer(
+        self, session: Session, text: str, on_text: Callable[[str], None] | None = None
+    ) -> Outcome:
         prompt = self._require_active(session)
         if len(text) > self.settings.max_answer_chars:
             raise InputError(
@@ -220,14 +295,20 @@ class Engine:
         )
         session.turns.append(turn)
         session.hints = 0
-        nxt, decision = self._decide(session, q, grade, text, refs)
+        nxt, decision = self._decide(session, q, grade, text, refs, on_text)
         session.current = nxt
         if nxt is None:
             session.status = "ended"
         return Outcome(turn, nxt, decision)
 
     def _decide(
-        self, session: Session, q: Question, grade: Grade, answer: str, refs: ReferenceSet
+        self,
+        session: Session,
+        q: Question,
+        grade: Grade,
+        answer: str,
+        refs: ReferenceSet,
+        on_text: Callable[[str], None] | None = None,
     ) -> tuple[Prompt | None, str]:
         plan = session.plan
         if (
@@ -238,8 +319,8 @@ class Engine:
         ):
             session.followups_here += 1
             focus = grade.missed[0]  # key points are in the reference's order of importance
-            text = self.followups.write(q, answer, focus, refs)
-            return self._ask(q, "follow_up", text, focus), "follow-up"
+            text, writer = self.followups.write(q, answer, focus, refs, on_text)
+            return self._ask(q, "follow_up", text, focus, writer), "follow-up"
         session.followups_here = 0
         if session.main_questions() >= plan.length:
             return None, "end"

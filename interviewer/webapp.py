@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,10 @@ class View:
     card: str
     references: str
     status: str
+
+
+def ctl_llm(ctl: Controller) -> bool:
+    return ctl.settings.grader == "llm"
 
 
 def grade_card(turn: Any) -> tuple[str, str]:
@@ -87,7 +94,12 @@ class Controller:
                     }
                 )
         if session.current:
-            chat.append({"role": "assistant", "content": session.current.text})
+            label = (
+                " _(follow-up worded offline: the LLM did not answer)_"
+                if session.current.writer == "offline" and ctl_llm(self)
+                else ""
+            )
+            chat.append({"role": "assistant", "content": session.current.text + label})
         elif session.status == "ended":
             chat.append(
                 {
@@ -114,10 +126,46 @@ class Controller:
         return self.view(session)
 
     def answer(self, session_id: str, text: str) -> View:
+        return list(self.answer_stream(session_id, text))[-1]
+
+    def answer_stream(self, session_id: str, text: str) -> Iterator[View]:
+        """Show the answer at once, then the follow-up as the LLM streams it, then the turn."""
         session = self._load(session_id)
-        self.engine.answer(session, text)
-        self.store.save(session)
-        return self.view(session)
+        before = self.view(session)
+        events: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+        def work() -> None:
+            try:
+                self.engine.answer(session, text, on_text=lambda t: events.put(("text", t)))
+                self.store.save(session)
+                events.put(("done", None))
+            except Exception as e:
+                events.put(("error", e))
+
+        threading.Thread(target=work, daemon=True).start()
+        chat = [*before.chat, {"role": "user", "content": text or "(empty)"}]
+        yield View(
+            before.session_id,
+            [*chat, {"role": "assistant", "content": "Grading…"}],
+            before.card,
+            before.references,
+            before.status,
+        )
+        while True:
+            kind, value = events.get()
+            if kind == "text":
+                yield View(
+                    before.session_id,
+                    [*chat, {"role": "assistant", "content": value}],
+                    before.card,
+                    before.references,
+                    before.status,
+                )
+            elif kind == "done":
+                yield self.view(session)
+                return
+            else:
+                raise value
 
     def command(self, session_id: str, name: str) -> View:
         session = self._load(session_id)
@@ -191,7 +239,13 @@ def build_controller(settings: Settings) -> Controller:
         ingest(settings, embedder)
     index.warm()
     grader = make_grader(settings.grader, settings, embedder=embedder, index=index)
-    engine = Engine(index.bank, grader, index, settings, time.time, random.Random())
+    followups: Any = None
+    if settings.grader == "llm":
+        from .interview import LLMFollowUps
+        from .llm import OpenAICompatible
+
+        followups = LLMFollowUps(OpenAICompatible(settings))
+    engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
     problem = ping(settings) if settings.grader == "llm" else None
     llm_status = (
         f"LLM grader at {settings.llm_base_url}: " + (problem or "answering")
@@ -305,8 +359,16 @@ def build_ui(ctl: Controller) -> Any:
             [pick_topics, pick_diff, pick_mode, pick_len],
             outs,
         )
-        send.click(guard(lambda s, a: show(ctl.answer(s, a))), [sid, answer], outs)
-        answer.submit(guard(lambda s, a: show(ctl.answer(s, a))), [sid, answer], outs)
+
+        def stream_answer(s: str, a: str) -> Iterator[tuple[Any, ...]]:
+            try:
+                for view in ctl.answer_stream(s, a):
+                    yield show(view)
+            except InterviewerError as e:
+                raise gr.Error(str(e)) from e
+
+        send.click(stream_answer, [sid, answer], outs)
+        answer.submit(stream_answer, [sid, answer], outs)
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
             button.click(guard(lambda s, n=name: show(ctl.command(s, n))), [sid], outs)
         transcribe.click(guard(ctl.transcribe), [sid, audio], [answer])

@@ -80,10 +80,42 @@ class FakeLLM:
                     if status == 0:  # hang past the client's timeout
                         time.sleep(float(payload))
                         status, payload = 200, completion(grade_json())
-                    self._send(status, payload)
+                    if body.get("stream") and status == 200 and isinstance(payload, dict):
+                        self._stream(payload["choices"][0]["message"]["content"])
+                    else:
+                        self._send(status, payload)
                 finally:
                     with fake._lock:
                         fake.in_flight -= 1
+
+            def _stream(self, content: str) -> None:
+                """Server-sent events, one chunk per word, as OpenAI-style servers stream."""
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                words = content.split(" ")
+                for n, word in enumerate(words):
+                    piece = word if n == len(words) - 1 else word + " "
+                    chunk = {
+                        "id": "c",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": "fake-model",
+                        "choices": [
+                            {"index": 0, "delta": {"content": piece}, "finish_reason": None}
+                        ],
+                    }
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                end = {
+                    "id": "c",
+                    "object": "chat.completion.chunk",
+                    "created": 0,
+                    "model": "fake-model",
+                    "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                }
+                self.wfile.write(f"data: {json.dumps(end)}\n\ndata: [DONE]\n\n".encode())
+                self.wfile.flush()
 
             def _send(self, status: int, payload: Any) -> None:
                 data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()

@@ -116,3 +116,62 @@ def test_sessions_survive_a_restart_of_the_store(engine, tmp_path):
     engine.answer(again, "More detail about bandwidth and cost.")  # carries on
     Store(tmp_path / "s.sqlite3").save(again)
     assert len(Store(tmp_path / "s.sqlite3").load(s.id).turns) == 2
+
+
+def test_llm_follow_up_is_streamed_from_the_prompt_and_labelled(built_index):
+    from interviewer.config import Settings
+    from interviewer.interview import LLMFollowUps
+    from interviewer.llm import OpenAICompatible
+    from tests.fake_llm import FakeLLM, completion
+
+    settings, index = built_index
+    asked = "Which memory would you pick for a consumer card, and why?"
+    with FakeLLM(default=(200, completion(asked))) as llm:
+        chat = OpenAICompatible(Settings(llm_base_url=llm.url, llm_model="fake-model"))
+        engine = Engine(
+            index.bank,
+            make_grader("offline", settings, index=index),
+            index,
+            settings,
+            Clock(),
+            random.Random(7),
+            LLMFollowUps(chat),
+        )
+        s = engine.start(Plan(("memory",), "easy", 3))
+        hbm = next(
+            q
+            for q in engine.bank.questions
+            if q.text.startswith("What is the difference between HBM and GDDR")
+        )
+        s.current = engine._ask(hbm)
+        pieces: list[str] = []
+        out = engine.answer(s, "HBM is stacked memory.", on_text=pieces.append)
+    assert out.decision == "follow-up" and out.next.text == asked and out.next.writer == "llm"
+    assert len(pieces) > 3 and pieces[-1] == asked  # streamed word by word
+    req = llm.requests[0]
+    assert req["stream"] is True and "Never state" in req["messages"][0]["content"]
+    assert out.next.focus in req["messages"][1]["content"]  # built from the missed point
+    assert "<answer>\nHBM is stacked memory.\n</answer>" in req["messages"][1]["content"]
+
+
+def test_llm_follow_up_falls_back_to_offline_wording_and_says_so(built_index):
+    from interviewer.config import Settings
+    from interviewer.interview import LLMFollowUps
+    from interviewer.llm import OpenAICompatible
+
+    settings, index = built_index
+    chat = OpenAICompatible(
+        Settings(llm_base_url="http://127.0.0.1:9/v1", llm_max_retries=0, llm_timeout_s=1.0)
+    )
+    engine = Engine(
+        index.bank,
+        make_grader("offline", settings, index=index),
+        index,
+        settings,
+        Clock(),
+        random.Random(7),
+        LLMFollowUps(chat),
+    )
+    s = engine.start(Plan(("memory",), "easy", 3))
+    out = engine.answer(s, "It is some kind of memory.")
+    assert out.decision == "follow-up" and out.next.writer == "offline"

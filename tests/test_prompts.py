@@ -15,6 +15,13 @@ VARIABLES = {
         "answer": "A.",
         "references": [Reference("r1", "bank", "Ref.", ("kp one",), "src")],
     },
+    "followup_v1": {},
+    "followup_v1.user": {
+        "question": "Q?",
+        "missed": "kp",
+        "answer": "A.",
+        "references": [Reference("p1", "passage", "Passage.")],
+    },
 }
 
 

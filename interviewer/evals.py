@@ -67,6 +67,16 @@ def evaluate(
         g.expected_score if g.expected_score is not None else float(g.score) for g in grades
     ]
     m["grader_unrounded"] = regression(expected, gold)
+    scored = [n for n, g in enumerate(grades) if g.provenance.decided_by == "model"]
+    if scored and len(scored) < len(grades):  # rules settle the easy cases; show the rest too
+        m["grader_model_scored_only"] = regression(
+            [pred[n] for n in scored], [gold[n] for n in scored]
+        )
+    scored = [n for n, g in enumerate(grades) if g.provenance.decided_by == "model"]
+    if scored and len(scored) < len(grades):  # rules settle easy cases; show the rest
+        m["grader_model_scored_only"] = regression(
+            [pred[n] for n in scored], [gold[n] for n in scored]
+        )
     m["baseline_constant_mean"] = regression([baseline_mean] * len(gold), gold)
     m["baseline_constant_mean"]["value"] = baseline_mean
     humans = [i.human_pair for i in items if i.human_pair is not None]
@@ -175,6 +185,8 @@ def report_md(meta: dict[str, Any], m: dict[str, Any]) -> str:
         ("grader (unrounded estimate)", m["grader_unrounded"]),
         ("baseline: constant dev mean", m["baseline_constant_mean"]),
     ]
+    if "grader_model_scored_only" in m:
+        rows.insert(2, ("grader, rule-settled answers left out", m["grader_model_scored_only"]))
     if "human_vs_human" in m:
         rows.append(("human vs human (grader 1 vs grader 2)", m["human_vs_human"]))
     for name, r in rows:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -77,8 +77,19 @@ class SentenceTransformerEmbedder:
             )
         import torch
 
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # less padding
         out = np.empty((len(texts), DIM), dtype=np.float32)
+        for idx, batch, states in self._forward(texts, offsets=False):
+            w = batch["attention_mask"].unsqueeze(-1).to(states.dtype)
+            pooled = (states * w).sum(1) / w.sum(1).clamp(min=1e-9)
+            out[idx] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+        return out
+
+    def _forward(self, texts: Sequence[str], offsets: bool) -> Iterator[tuple[list[int], Any, Any]]:
+        """Token states in length-sorted batches (less padding): (indices, batch, states)."""
+        import torch
+
+        model = self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         with torch.inference_mode():
             for start in range(0, len(order), self._batch_size):
                 idx = order[start : start + self._batch_size]
@@ -88,14 +99,12 @@ class SentenceTransformerEmbedder:
                     truncation=True,
                     max_length=model.max_seq_length,
                     return_tensors="pt",
+                    return_offsets_mapping=offsets,
                 )
                 states = self._traced(
                     batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]
                 )
-                w = batch["attention_mask"].unsqueeze(-1).to(states.dtype)
-                pooled = (states * w).sum(1) / w.sum(1).clamp(min=1e-9)
-                out[idx] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
-        return out
+                yield idx, batch, states
 
     def embed_spans(
         self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
@@ -119,34 +128,20 @@ class SentenceTransformerEmbedder:
                 )
                 for t, sp in zip(texts, spans, strict=True)
             ]
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # less padding
         out: list[np.ndarray] = [np.empty(0)] * len(texts)
-        with torch.inference_mode():
-            for start in range(0, len(order), self._batch_size):
-                idx = order[start : start + self._batch_size]
-                batch = model.tokenizer(
-                    [texts[i] for i in idx],
-                    padding=True,
-                    truncation=True,
-                    max_length=model.max_seq_length,
-                    return_tensors="pt",
-                    return_offsets_mapping=True,
-                )
-                states = self._traced(
-                    batch["input_ids"], batch["attention_mask"], batch["token_type_ids"]
-                )
-                mask = batch["attention_mask"].to(states.dtype)
-                offsets = batch["offset_mapping"]
-                for row, i in enumerate(idx):
-                    weights = [mask[row]]
-                    real = offsets[row, :, 1] > offsets[row, :, 0]
-                    for a, b in spans[i]:
-                        inside = (offsets[row, :, 0] >= a) & (offsets[row, :, 1] <= b) & real
-                        w = mask[row] * inside.to(states.dtype)
-                        weights.append(w if float(w.sum()) > 0 else mask[row])
-                    w = torch.stack(weights)  # (pieces, tokens)
-                    pooled = (w @ states[row]) / w.sum(1, keepdim=True).clamp(min=1e-9)
-                    out[i] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+        for idx, batch, states in self._forward(texts, offsets=True):
+            mask = batch["attention_mask"].to(states.dtype)
+            offsets = batch["offset_mapping"]
+            for row, i in enumerate(idx):
+                weights = [mask[row]]
+                real = offsets[row, :, 1] > offsets[row, :, 0]
+                for a, b in spans[i]:
+                    inside = (offsets[row, :, 0] >= a) & (offsets[row, :, 1] <= b) & real
+                    w = mask[row] * inside.to(states.dtype)
+                    weights.append(w if float(w.sum()) > 0 else mask[row])
+                w = torch.stack(weights)  # (pieces, tokens)
+                pooled = (w @ states[row]) / w.sum(1, keepdim=True).clamp(min=1e-9)
+                out[i] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
         return out
 
 

@@ -134,6 +134,8 @@ class Writer:
             with path.open(encoding="utf-8", newline="") as f:
                 self.fieldnames = next(csv.reader(f))
         self.f: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
+        if resume and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
+            self.f.write("\n")  # a line cut off by a kill stays apart from the next row
 
     def write(self, row: dict[str, Any]) -> None:
         if self.csv:
@@ -152,7 +154,9 @@ class Writer:
         self.f.close()
 
 
-def done_keys(output: Path, errors: Path) -> set[str]:
+def done_keys(output: Path) -> set[str]:
+    """Rows already graded. Rows that failed before are retried on --resume (the endpoint may
+    be back); the ones that fail again are recorded again."""
     keys: set[str] = set()
     if output.exists():
         if output.suffix.lower() == ".csv":
@@ -164,12 +168,6 @@ def done_keys(output: Path, errors: Path) -> set[str]:
                     keys.add(str(json.loads(line)["id"]))
                 except (json.JSONDecodeError, KeyError, TypeError):
                     continue  # a line cut off by a kill: that row is graded again
-    if errors.exists():
-        for line in errors.read_text("utf-8").splitlines():
-            try:
-                keys.add(str(json.loads(line)["id"]))
-            except (json.JSONDecodeError, KeyError, TypeError):
-                continue
     return keys
 
 
@@ -190,10 +188,10 @@ def grade_file(
     errs_path = errors_path(output)
     if output.exists() and not resume:
         raise InputError(f"{output} exists: pass --resume to continue it, or remove it")
-    skip = done_keys(output, errs_path) if resume else set()
+    skip = done_keys(output) if resume else set()
     summary = Summary(grader=grader.name)
     writer = Writer(output, resume)
-    errs = errs_path.open("a" if resume else "w", encoding="utf-8")
+    errs = errs_path.open("w", encoding="utf-8")  # failed rows are retried, so rewritten
     refs_cache: dict[tuple[str, str | None], ReferenceSet] = {}
 
     def fail(line: int, key: str, reason: str) -> None:

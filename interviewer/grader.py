@@ -41,17 +41,24 @@ class LLMGradeOut(BaseModel):
     confidence: float
 
 
-# Plain schema: no numeric bounds (several structured-output backends reject or ignore them).
+# Plain schema: no numeric bounds on score or confidence (backends differ on them; checked after
+# parsing). Lists and strings are capped, and flags are an enum: with constrained decoding a small
+# model otherwise loops inside an array until max_tokens, and the caps make every reply end.
+_POINTS = {"type": "array", "items": {"type": "string", "maxLength": 300}, "maxItems": 12}
 GRADE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "score": {"type": "integer"},
-        "covered": {"type": "array", "items": {"type": "string"}},
-        "missed": {"type": "array", "items": {"type": "string"}},
-        "wrong_claims": {"type": "array", "items": {"type": "string"}},
-        "feedback": {"type": "string"},
-        "reference_ids": {"type": "array", "items": {"type": "string"}},
-        "flags": {"type": "array", "items": {"type": "string"}},
+        "covered": _POINTS,
+        "missed": _POINTS,
+        "wrong_claims": _POINTS,
+        "feedback": {"type": "string", "maxLength": 800},
+        "reference_ids": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": 60},
+            "maxItems": 12,
+        },
+        "flags": {"type": "array", "items": {"type": "string", "enum": list(FLAGS)}, "maxItems": 4},
         "confidence": {"type": "number"},
     },
     "required": [

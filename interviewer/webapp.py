@@ -32,10 +32,6 @@ class View:
     status: str
 
 
-def ctl_llm(ctl: Controller) -> bool:
-    return ctl.settings.grader == "llm"
-
-
 def grade_card(turn: Any) -> tuple[str, str]:
     g = turn.grade
     if g is None:
@@ -96,7 +92,7 @@ class Controller:
         if session.current:
             label = (
                 " _(follow-up worded offline: the LLM did not answer)_"
-                if session.current.writer == "offline" and ctl_llm(self)
+                if session.current.writer == "offline" and self.settings.grader == "llm"
                 else ""
             )
             chat.append({"role": "assistant", "content": session.current.text + label})

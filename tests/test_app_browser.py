@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 
@@ -144,9 +145,9 @@ def test_typed_interview_from_setup_to_report_download(server, browser):
     links.first.wait_for(timeout=30_000)
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
     assert any(h.endswith(".md") for h in hrefs) and any(h.endswith(".json") for h in hrefs)
-    with page.expect_download() as dl:
-        links.first.click()
-    assert Path(dl.value.path()).read_text().startswith(("# Interview report", "{"))
+    for href in hrefs:  # each link the page offers serves the report
+        body = page.request.get(urljoin(server.url, href)).text()
+        assert body.startswith("# Interview report" if href.endswith(".md") else "{")
     ctx.close()
 
 

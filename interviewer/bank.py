@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from .embeddings import Embedder
 from .records import Question, RawItem
 
@@ -248,9 +246,3 @@ class Bank:
     @classmethod
     def from_items(cls, items: Iterable[RawItem], embedder: Embedder) -> Bank:
         return cls(tuple(merge_items(list(items), embedder)))
-
-
-def cosine_top(query: np.ndarray, matrix: np.ndarray, k: int) -> list[tuple[int, float]]:
-    scores = matrix @ query
-    order = np.argsort(-scores)[:k]
-    return [(int(i), float(scores[i])) for i in order]

@@ -63,9 +63,9 @@ def _index(settings: Settings) -> Any:
 def _bank(settings: Settings) -> Any:
     from .bank import Bank
     from .errors import IndexMissingError
-    from .ingest import _current_generation
+    from .index import current_generation
 
-    gen = _current_generation(settings.index_dir)
+    gen = current_generation(settings.index_dir)
     if gen is None:
         raise IndexMissingError(f"no index at {settings.index_dir}: run `interviewer ingest` first")
     return Bank.load(gen / "bank.json")

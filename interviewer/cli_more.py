@@ -13,10 +13,9 @@ from .config import Settings
 
 def _index_or_none(settings: Settings) -> Any:
     from .embeddings import default_embedder
-    from .index import Index
-    from .ingest import _current_generation
+    from .index import Index, current_generation
 
-    if _current_generation(settings.index_dir) is None:
+    if current_generation(settings.index_dir) is None:
         print(
             "note: no index yet; grading against the inputs' reference answers only "
             "(run `interviewer ingest` to use the guides)",

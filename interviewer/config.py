@@ -35,7 +35,6 @@ class Settings(BaseSettings):
     # Retrieval
     chunk_size: int = 700
     chunk_overlap: int = 100
-    duplicate_threshold: float = 0.84
     bank_match_threshold: float = 0.80
     relevance_threshold: float = 0.45
 

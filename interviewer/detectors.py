@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .grade import Grade, Provenance, ReferenceSet
+
 _FILLERS = re.compile(r"\b(um+|uh+|er+|like|you know|so|well|hmm+|okay|ok|basically)\b[,.]?", re.I)
 
 _NON_ANSWER = re.compile(
@@ -58,3 +60,56 @@ def rule_flags(answer: str) -> tuple[str, ...]:
     if is_non_answer(answer):
         flags.append("non_answer")
     return tuple(flags)
+
+
+def rule_feedback(flag: str) -> str:
+    return {
+        "empty": "No answer was given, so there is nothing to grade.",
+        "non_answer": "The answer says you don't know. Try reasoning from what you do know: "
+        "partial, correct content earns partial credit.",
+        "injection": "The answer contains instructions aimed at the grader; it is scored 0. "
+        "Answer the question itself.",
+        "off_topic": "The answer does not address the question that was asked.",
+    }[flag]
+
+
+def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade | None:
+    """Empty, non-answers and injections score 0 without asking a model; so does a question
+    with no reference material at all (flagged, not guessed)."""
+    flags = rule_flags(answer)
+    used = tuple(r.id for r in refs.references)
+    if flags:
+        return Grade(
+            0,
+            (),
+            (),
+            (),
+            rule_feedback(flags[0]),
+            used,
+            flags,
+            0.95,
+            Provenance(
+                prov.grader, prov.model, prov.prompt_version, f"rule:{flags[0]}", prov.settings
+            ),
+            0.0,
+            refs.references,
+        )
+    if not refs.references:
+        return Grade(
+            0,
+            (),
+            (),
+            (),
+            "No reference material for this question was found, so "
+            "this answer could not be graded; add a reference answer or a source "
+            "document.",
+            (),
+            ("no_reference",),
+            0.05,
+            Provenance(
+                prov.grader, prov.model, prov.prompt_version, "rule:no_reference", prov.settings
+            ),
+            None,
+            (),
+        )
+    return None

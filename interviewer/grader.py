@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from .config import Settings
-from .detectors import rule_flags
+from .detectors import settled_by_rules
 from .embeddings import Embedder, default_embedder
 from .errors import InputError, LLMError
 from .grade import FLAGS, Grade, Provenance, ReferenceSet
@@ -92,50 +92,6 @@ def parse_reply(text: str, refs: ReferenceSet) -> LLMGradeOut:
     known = {r.id for r in refs.references}
     out.reference_ids = [r for r in out.reference_ids if r in known]
     return out
-
-
-def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade | None:
-    """Empty, non-answers and injections score 0 without asking a model; so does a question
-    with no reference material at all (flagged, not guessed)."""
-    from .offline import _rule_feedback
-
-    flags = rule_flags(answer)
-    used = tuple(r.id for r in refs.references)
-    if flags:
-        return Grade(
-            0,
-            (),
-            (),
-            (),
-            _rule_feedback(flags[0]),
-            used,
-            flags,
-            0.95,
-            Provenance(
-                prov.grader, prov.model, prov.prompt_version, f"rule:{flags[0]}", prov.settings
-            ),
-            0.0,
-            refs.references,
-        )
-    if not refs.references:
-        return Grade(
-            0,
-            (),
-            (),
-            (),
-            "No reference material for this question was found, so "
-            "this answer could not be graded; add a reference answer or a source "
-            "document.",
-            (),
-            ("no_reference",),
-            0.05,
-            Provenance(
-                prov.grader, prov.model, prov.prompt_version, "rule:no_reference", prov.settings
-            ),
-            None,
-            (),
-        )
-    return None
 
 
 class LLMGrader:

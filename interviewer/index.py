@@ -106,11 +106,7 @@ class Index:
         self._cols: dict[str, Any] = {}
 
     def generation(self) -> Path | None:
-        try:
-            name = (self.root / "CURRENT").read_text().strip()
-        except FileNotFoundError:
-            return None
-        return self.root / name
+        return current_generation(self.root)
 
     def _refresh(self) -> Path:
         gen = self.generation()
@@ -207,6 +203,15 @@ class Index:
             "questions": self.search_questions(query, k, vec, **filters),
             "passages": self.search_passages(query, k, vec, **filters),
         }
+
+
+def current_generation(root: Path) -> Path | None:
+    """The live generation folder that `CURRENT` names, or None before the first ingest."""
+    try:
+        gen = root / (root / "CURRENT").read_text().strip()
+    except FileNotFoundError:
+        return None
+    return gen if gen.is_dir() else None
 
 
 def write_current(root: Path, gen_name: str) -> None:

@@ -20,6 +20,7 @@ from .index import (
     PASSAGES,
     QUESTIONS,
     collection,
+    current_generation,
     open_chroma,
     passage_meta,
     question_rows,
@@ -86,14 +87,6 @@ def _load_manifest(gen: Path | None) -> dict[str, Any]:
     return manifest
 
 
-def _current_generation(root: Path) -> Path | None:
-    try:
-        gen = root / (root / "CURRENT").read_text().strip()
-    except FileNotFoundError:
-        return None
-    return gen if gen.is_dir() else None
-
-
 def ingest(
     settings: Settings,
     embedder: Embedder,
@@ -107,7 +100,7 @@ def ingest(
     root.mkdir(parents=True, exist_ok=True)
     for stale in root.glob("*.tmp"):
         shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
-    gen = _current_generation(root)
+    gen = current_generation(root)
     manifest = _load_manifest(gen)
 
     roots = [Path(settings.corpus_dir).resolve(), *(Path(r) for r in manifest["roots"])]

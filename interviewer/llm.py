@@ -42,7 +42,6 @@ class OpenAICompatible:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.name = settings.llm_model
-        self._chat: Any = None
 
     def _client(self, max_tokens: int) -> Any:
         from langchain_openai import ChatOpenAI

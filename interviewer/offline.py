@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from .detectors import strip_fillers
+from .detectors import rule_feedback, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .grade import Grade, Provenance, Reference, ReferenceSet
 from .index import Index
@@ -388,8 +387,6 @@ class OfflineGrader:
 
     def settle(self, refs: ReferenceSet, an: Analysis, answer: str) -> Grade | None:
         """The grade when a rule decides it, else None (the model scores the answer)."""
-        from .grader import settled_by_rules
-
         prov = self.provenance()
         if (settled := settled_by_rules(answer, refs, prov)) is not None:
             return settled
@@ -417,7 +414,7 @@ class OfflineGrader:
                 (),
                 kps,
                 (),
-                _rule_feedback("off_topic"),
+                rule_feedback("off_topic"),
                 used,
                 ("off_topic",),
                 0.8,
@@ -462,17 +459,6 @@ class OfflineGrader:
         )
 
 
-def _rule_feedback(flag: str) -> str:
-    return {
-        "empty": "No answer was given, so there is nothing to grade.",
-        "non_answer": "The answer says you don't know. Try reasoning from what you do know: "
-        "partial, correct content earns partial credit.",
-        "injection": "The answer contains instructions aimed at the grader; it is scored 0. "
-        "Answer the question itself.",
-        "off_topic": "The answer does not address the question that was asked.",
-    }[flag]
-
-
 def _feedback(score: int, covered: tuple[str, ...], missed: tuple[str, ...]) -> str:
     total = len(covered) + len(missed)
     lead = {
@@ -493,8 +479,3 @@ def _feedback(score: int, covered: tuple[str, ...], missed: tuple[str, ...]) -> 
 
 def _short(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
-
-
-def model_card() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(MODEL_FILE.read_text("utf-8"))
-    return data

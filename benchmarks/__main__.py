@@ -1,8 +1,8 @@
 """`python -m benchmarks` (or `make bench`): one table of medians, written to out/bench.json.
 
 Runs on whatever machine it is given; these machines are noisy, so every figure is a median
-over repeats, with p95 where a distribution matters. An LLM row appears when
-INTERVIEWER_BENCH_LLM_URL points at an OpenAI-compatible server.
+over repeats, with p95 where a distribution matters. LLM rows appear when
+INTERVIEWER_BENCH_LLM_URL points at an OpenAI-compatible server (see benchmarks/llm.py).
 """
 
 from __future__ import annotations
@@ -248,27 +248,11 @@ def main() -> None:
         )
 
         url = os.environ.get("INTERVIEWER_BENCH_LLM_URL")
-        if url:
-            from concurrent.futures import ThreadPoolExecutor
+        if url:  # also alone: python -m benchmarks.llm --url URL
+            from benchmarks.llm import run as run_llm
 
-            llm_settings = settings.model_copy(
-                update={
-                    "llm_base_url": url,
-                    "llm_model": os.environ.get("INTERVIEWER_LLM_MODEL", settings.llm_model),
-                }
-            )
-            llm = make_grader("llm", llm_settings)
-            sample = [t for t in triples[:64] if t[1].strip()][:32]
-            for conc in (1, 8, 32):
-                t0 = time.perf_counter()
-                with ThreadPoolExecutor(conc) as pool:
-                    list(pool.map(lambda t: llm.grade_many([t]), sample))
-                dt = time.perf_counter() - t0
-                row(
-                    f"LLM grading, concurrency {conc}",
-                    f"{len(sample) / dt:.2f} ans/s",
-                    f"{llm_settings.llm_model} at {url}",
-                )
+            for name, value, note in run_llm(settings.model_copy(update={"llm_base_url": url})):
+                row(name, value, note)
 
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     row("peak memory (this process)", f"{peak:.0f} MiB")

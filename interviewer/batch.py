@@ -35,7 +35,7 @@ GRADE_FIELDS = (
     "prompt_version",
     "decided_by",
 )
-OFFLINE_CHUNK = 256  # answers per grading call: length-sorted batches pad less
+CHUNK = 256  # answers per call to a batched grader (offline: length-sorted batches pad less)
 
 
 class Row(BaseModel):
@@ -212,7 +212,7 @@ def grade_file(
 
     pending: list[tuple[tuple[int, str, dict[str, Any]], tuple[str, str, ReferenceSet]]] = []
 
-    def flush_offline() -> None:
+    def flush_chunk() -> None:
         try:
             grades = grader.grade_many([item for _, item in pending])
         except InterviewerError:
@@ -230,7 +230,7 @@ def grade_file(
             progress(len(pending))
         pending.clear()
 
-    pool = ThreadPoolExecutor(max_workers=max(1, concurrency)) if grader.name == "llm" else None
+    pool = None if grader.batched else ThreadPoolExecutor(max_workers=max(1, concurrency))
     running: dict[Future[list[Grade]], tuple[int, str, dict[str, Any]]] = {}
 
     def reap(block: bool) -> None:
@@ -281,14 +281,14 @@ def grade_file(
                 continue
             if pool is None:
                 pending.append((job, item))
-                if len(pending) >= OFFLINE_CHUNK:
-                    flush_offline()
+                if len(pending) >= CHUNK:
+                    flush_chunk()
             else:
                 running[pool.submit(grader.grade_many, [item])] = job
                 while len(running) >= 2 * concurrency:
                     reap(block=True)
         if pending:
-            flush_offline()
+            flush_chunk()
         while running:
             reap(block=True)
     finally:

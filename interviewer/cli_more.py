@@ -31,7 +31,9 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from .batch import errors_path, grade_file
     from .grader import make_grader
 
-    settings = settings.model_copy(update={"grader": args.grader})
+    settings = settings.model_copy(
+        update={"grader": args.grader} | ({"llm_engine": args.engine} if args.engine else {})
+    )
     index = _index_or_none(settings)
     grader = make_grader(args.grader, settings, index=index)
     with tqdm(
@@ -81,6 +83,12 @@ def register(sub: Any) -> None:
     p.add_argument("-o", "--output", required=True, help="graded .jsonl or .csv")
     p.add_argument("--grader", choices=["offline", "llm"], default="offline")
     p.add_argument("--concurrency", type=int, default=8, help="parallel LLM requests")
+    p.add_argument(
+        "--engine",
+        choices=["server", "inprocess"],
+        help="LLM grader: an OpenAI-compatible server (default), or vllm.LLM in this process "
+        "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE)",
+    )
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_grade)

@@ -47,10 +47,32 @@ class Settings(BaseSettings):
     llm_model: str = "Qwen/Qwen2.5-7B-Instruct"
     llm_api_key: str = "EMPTY"
     llm_timeout_s: float = 60.0
-    llm_max_tokens: int = 700
+    llm_max_tokens: int = 1024
     llm_max_retries: int = 3
     llm_seed: int = 1234
     llm_response_format: Literal["json_schema", "json_object"] = "json_schema"
+    # For a base model without one (the CPU test model); a file with a Jinja chat template.
+    llm_chat_template: Path | None = None
+
+    # Live follow-ups may come from a second, smaller model (lower latency); unset: the grader's.
+    followup_base_url: str | None = None
+    followup_model: str | None = None
+    followup_max_tokens: int = 80
+
+    # `--engine inprocess`: vllm.LLM in this process instead of a server
+    llm_engine: Literal["server", "inprocess"] = "server"
+    vllm_max_model_len: int = 8192
+    vllm_allow_cpu: bool = False  # vLLM's CPU build, for tests only
+
+    def for_followups(self) -> Settings:
+        """These settings with the follow-up endpoint in the llm_* fields."""
+        return self.model_copy(
+            update={
+                "llm_base_url": self.followup_base_url or self.llm_base_url,
+                "llm_model": self.followup_model or self.llm_model,
+                "llm_engine": "server",
+            }
+        )
 
     @property
     def index_dir(self) -> Path:

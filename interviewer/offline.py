@@ -335,6 +335,7 @@ class OfflineGrader:
     clearly better than the one asked is off-topic."""
 
     name = "offline"
+    batched = True
 
     def __init__(
         self, embedder: Embedder, model: Model | None = None, index: Index | None = None

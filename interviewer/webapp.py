@@ -240,7 +240,9 @@ def build_controller(settings: Settings) -> Controller:
         from .interview import LLMFollowUps
         from .llm import OpenAICompatible
 
-        followups = LLMFollowUps(OpenAICompatible(settings))
+        followups = LLMFollowUps(
+            OpenAICompatible(settings.for_followups()), settings.followup_max_tokens
+        )
     engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
     problem = ping(settings) if settings.grader == "llm" else None
     llm_status = (

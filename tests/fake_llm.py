@@ -41,7 +41,7 @@ def grade_json(score: int = 4, **over: Any) -> str:
         "feedback": "Good. Mention cost.",
         "reference_ids": ["input"],
         "flags": [],
-        "confidence": 0.8,
+        "confidence": "high",
     } | over
     return json.dumps(body)
 

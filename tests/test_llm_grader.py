@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from interviewer.config import Settings
 from interviewer.errors import LLMError
 from interviewer.grade import Reference, ReferenceSet
-from interviewer.grader import GRADE_SCHEMA, LLMGrader
+from interviewer.grader import LLMGrader, grade_schema, parse_reply
 from interviewer.llm import OpenAICompatible, ping
 from tests.fake_llm import FakeLLM, completion, grade_json
 
@@ -34,14 +36,16 @@ def grader_for(url: str, **over) -> LLMGrader:
 def test_grade_parses_and_requests_carry_schema_rubric_delimited_answer_and_max_tokens():
     with FakeLLM() as llm:
         g = grader_for(llm.url).grade(REFS.question, ANSWER, REFS)
-    assert g.score == 4 and g.covered == ("HBM is stacked memory",)
+    assert g.score == 4 and g.covered == ("HBM is stacked memory",) and g.confidence == 0.9
     assert g.reference_ids == ("input",) and g.provenance.grader == "llm"
-    assert g.provenance.model == "fake-model" and g.provenance.prompt_version == "grade_v1"
+    assert g.provenance.model == "fake-model" and g.provenance.prompt_version == "grade_v2"
     req = llm.requests[0]
-    assert req["max_tokens"] == 700 and req["max_completion_tokens"] == 700
+    assert req["max_tokens"] == 1024 and req["max_completion_tokens"] == 1024
     assert req["temperature"] == 0.0 and req["seed"] == 1234
     assert req["response_format"]["type"] == "json_schema"
-    assert req["response_format"]["json_schema"]["schema"]["required"] == GRADE_SCHEMA["required"]
+    schema = req["response_format"]["json_schema"]["schema"]
+    assert schema == grade_schema(1024, ["input"])
+    assert schema["properties"]["reference_ids"]["items"]["enum"] == ["input"]
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
     assert "| 5 | Complete and correct" in system  # the rubric comes first (prefix caching)
     assert user.index("Question:") < user.index("[input]") < user.index("<answer>")
@@ -129,3 +133,22 @@ def test_no_reference_is_flagged_not_guessed():
     with FakeLLM() as llm:
         g = grader_for(llm.url).grade("Explain Q?", ANSWER, ReferenceSet("Explain Q?", ()))
     assert g.flags == ("no_reference",) and g.confidence < 0.1 and llm.requests == []
+
+
+@pytest.mark.parametrize("max_tokens", [200, 256, 512, 1024, 2048])
+def test_the_longest_reply_the_schema_allows_fits_the_token_budget(max_tokens):
+    # A weak model under constrained decoding fills every cap; the reply must still close
+    # within max_tokens (~3 characters per token for English text).
+    schema = grade_schema(max_tokens, ["input", "q-1#v0"])
+    props = schema["properties"]
+
+    def fill(spec):
+        return (
+            [fill(spec["items"])] * spec["maxItems"]
+            if spec["type"] == "array"
+            else (spec["enum"][-1] if "enum" in spec else "x" * spec["maxLength"])
+        )
+
+    longest = {k: fill(v) for k, v in props.items()}
+    assert len(json.dumps(longest, separators=(",", ":"))) <= 3 * max_tokens
+    assert parse_reply(json.dumps(longest), REFS).score == 5

@@ -9,8 +9,8 @@ from interviewer.grade import Reference
 from interviewer.prompts import available, render
 
 VARIABLES = {
-    "grade_v1": {},
-    "grade_v1.user": {
+    "grade_v2": {},
+    "grade_v2.user": {
         "question": "Q?",
         "answer": "A.",
         "references": [Reference("r1", "bank", "Ref.", ("kp one",), "src")],
@@ -35,4 +35,4 @@ def test_every_prompt_renders():
 
 def test_undefined_variable_is_an_error():
     with pytest.raises(jinja2.UndefinedError):
-        render("grade_v1.user", question="Q?", references=[])
+        render("grade_v2.user", question="Q?", references=[])

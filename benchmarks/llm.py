@@ -27,10 +27,12 @@ sys.path.insert(0, str(REPO))
 
 from interviewer.config import Settings  # noqa: E402
 from interviewer.detectors import settled_by_rules  # noqa: E402
+from interviewer.embeddings import default_embedder  # noqa: E402
 from interviewer.errors import LLMError  # noqa: E402
 from interviewer.evaldata import load  # noqa: E402
 from interviewer.grade import Provenance, ReferenceSet  # noqa: E402
 from interviewer.grader import LLMGrader  # noqa: E402
+from interviewer.index import Index, current_generation  # noqa: E402
 from interviewer.llm import OpenAICompatible  # noqa: E402
 from interviewer.references import gather  # noqa: E402
 
@@ -71,11 +73,15 @@ def served_model(settings: Settings) -> str:
 
 
 def sample(settings: Settings, n: int) -> list[tuple[str, str, ReferenceSet]]:
-    """In-domain answers that reach the model (rule-settled ones make no request)."""
+    """In-domain answers that reach the model (rule-settled ones make no request), with the
+    references the app would give them (bank variants and passages from the index)."""
+    if current_generation(settings.index_dir) is None:
+        raise SystemExit(f"no index in {settings.index_dir}: run `interviewer ingest` first")
+    index = Index(settings.index_dir, default_embedder())
     prov = Provenance("llm", "", "")
     items = []
     for i in load("indomain", settings):
-        refs = gather(i.question, None, settings, i.reference)
+        refs = gather(i.question, index, settings, i.reference, question_id=i.question_id)
         if refs.references and settled_by_rules(i.answer, refs, prov) is None:
             items.append((i.question, i.answer, refs))
     return (items * (n // max(1, len(items)) + 1))[:n]

@@ -112,23 +112,37 @@ class SentenceTransformerEmbedder:
         """For each text, one forward pass giving its vector (row 0) and a vector per
         character span (rows 1..), mean-pooled over that span's tokens: sentence vectors of a
         long answer for the price of embedding the answer once."""
+        return [pooled for pooled, _, _ in self.embed_spans_tokens(texts, spans)]
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[tuple[int, ...], np.ndarray]]:
+        """Each text's word-piece ids and unit-length contextual token vectors ([CLS] and
+        [SEP] left out): the material of BERTScore-style soft word matching."""
+        return [(ids, toks) for _, ids, toks in self.embed_spans_tokens(texts, [[]] * len(texts))]
+
+    def embed_spans_tokens(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> list[tuple[np.ndarray, tuple[int, ...], np.ndarray]]:
+        """embed_spans, plus each text's token ids and unit-length token vectors."""
         import torch
 
         model = self._load()
         if self._traced is None:  # no TorchScript: embed the pieces separately
-            return [
-                np.asarray(
-                    model.encode(
-                        [t, *(t[a:b] for a, b in sp)],
-                        normalize_embeddings=True,
-                        convert_to_numpy=True,
-                        show_progress_bar=False,
-                    ),
-                    dtype=np.float32,
+            out_plain = []
+            for t, sp in zip(texts, spans, strict=True):
+                pooled = model.encode(
+                    [t, *(t[a:b] for a, b in sp)],
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
                 )
-                for t, sp in zip(texts, spans, strict=True)
-            ]
-        out: list[np.ndarray] = [np.empty(0)] * len(texts)
+                toks = model.encode(t, output_value="token_embeddings", show_progress_bar=False)
+                toks = torch.nn.functional.normalize(toks[1:-1], dim=-1).numpy()
+                ids = tuple(model.tokenizer(t, truncation=True)["input_ids"][1:-1])
+                out_plain.append((np.asarray(pooled, dtype=np.float32), ids, toks))
+            return out_plain
+        out: list[tuple[np.ndarray, tuple[int, ...], np.ndarray]] = [
+            (np.empty(0), (), np.empty(0))
+        ] * len(texts)
         for idx, batch, states in self._forward(texts, offsets=True):
             mask = batch["attention_mask"].to(states.dtype)
             offsets = batch["offset_mapping"]
@@ -141,7 +155,13 @@ class SentenceTransformerEmbedder:
                     weights.append(w if float(w.sum()) > 0 else mask[row])
                 w = torch.stack(weights)  # (pieces, tokens)
                 pooled = (w @ states[row]) / w.sum(1, keepdim=True).clamp(min=1e-9)
-                out[i] = torch.nn.functional.normalize(pooled, dim=-1).numpy()
+                n = int(mask[row].sum())
+                toks = torch.nn.functional.normalize(states[row, 1 : n - 1], dim=-1)
+                out[i] = (
+                    torch.nn.functional.normalize(pooled, dim=-1).numpy(),
+                    tuple(batch["input_ids"][row, 1 : n - 1].tolist()),
+                    toks.numpy(),
+                )
         return out
 
 

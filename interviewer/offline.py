@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +24,8 @@ from .index import Index
 from .parsing import split_sentences
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
+Tokens = tuple[tuple[int, ...], np.ndarray]  # word-piece ids, unit token vectors
+_TOKENS = "\x00tokens"  # the token cache's slot in the persistent cache
 FEATURES = (
     "ref_sim",
     "kp_soft",
@@ -33,6 +36,7 @@ FEATURES = (
     "length_ratio",
     "question_sim",
     "ref_minus_question",
+    "token_recall",
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#.\-]*[a-z0-9+#]|[a-z0-9]")
 STOP = frozenset(
@@ -165,30 +169,49 @@ def segments(answer: str, limit: int = 12) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Model:
+class Head:
+    """One fitted linear scorer over standardised FEATURES (weight 0: feature unused)."""
+
     weights: tuple[float, ...]
     bias: float
     mean: tuple[float, ...]
     scale: tuple[float, ...]
-    cover_threshold: float
-    off_topic_threshold: float
-    off_topic_margin: float = 0.15
-    name: str = "offline-linear-v1"
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
         return np.clip(z @ np.asarray(self.weights) + self.bias, 0.0, 5.0)
+
+
+@dataclass(frozen=True)
+class Model:
+    """Two heads: `input` for an answer judged against one reference answer given with it
+    (batch rows with reference_answer), `bank` for the guides' reference variants, key points
+    and passages. The material differs in shape, and so do the features that track a grade."""
+
+    heads: dict[str, Head]
+    cover_threshold: float
+    off_topic_threshold: float
+    off_topic_margin: float = 0.15
+    name: str = "offline-linear-v3"
+
+    def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
+        out = self.heads["bank"].predict(x)
+        uses_input = np.asarray([k == "input" for k in kinds])
+        if "input" in self.heads and uses_input.any():
+            out[uses_input] = self.heads["input"].predict(x[uses_input])
+        return out
 
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> Model:
         d = json.loads(path.read_text("utf-8"))
         if tuple(d["features"]) != FEATURES:
             raise ValueError(f"{path} was fitted on other features; re-run evals/train_offline.py")
+        heads = {
+            name: Head(tuple(h["weights"]), h["bias"], tuple(h["mean"]), tuple(h["scale"]))
+            for name, h in d["heads"].items()
+        }
         return cls(
-            tuple(d["weights"]),
-            d["bias"],
-            tuple(d["mean"]),
-            tuple(d["scale"]),
+            heads,
             d["cover_threshold"],
             d["off_topic_threshold"],
             d.get("off_topic_margin", 0.15),
@@ -217,10 +240,11 @@ class _Vectors:
     """Embeds each distinct text once. `keep` is a cache that outlives one batch, for texts
     that recur across batches (references and their key points)."""
 
-    def __init__(self, embedder: Embedder, keep: dict[str, np.ndarray] | None = None) -> None:
+    def __init__(self, embedder: Embedder, keep: dict[str, Any] | None = None) -> None:
         self.embedder = embedder
         self.keep = keep if keep is not None else {}
         self.cache: dict[str, np.ndarray] = {}
+        self.tokens: dict[str, Tokens] = self.keep.setdefault(_TOKENS, {})
 
     def prime(self, texts: Sequence[str], keep: bool = False) -> None:
         todo = list(dict.fromkeys(t for t in texts if t not in self.cache and t not in self.keep))
@@ -230,6 +254,13 @@ class _Vectors:
                 store[t] = v
         if keep and len(self.keep) > 20_000:  # bound memory on very long runs
             self.keep.clear()
+            self.tokens = self.keep.setdefault(_TOKENS, {})
+
+    def prime_tokens(self, texts: Sequence[str]) -> None:
+        todo = list(dict.fromkeys(t for t in texts if t not in self.tokens))
+        embed_tokens = getattr(self.embedder, "embed_tokens", None)
+        if todo and embed_tokens is not None:
+            self.tokens.update(zip(todo, embed_tokens(todo), strict=True))
 
     def __getitem__(self, text: str) -> np.ndarray:
         if text in self.keep:
@@ -242,7 +273,7 @@ class _Vectors:
 def analyse_many(
     items: Sequence[tuple[str, str, ReferenceSet]],
     embedder: Embedder,
-    keep: dict[str, np.ndarray] | None = None,
+    keep: dict[str, Any] | None = None,
 ) -> list[Analysis]:
     """Features for (question, answer, references) triples, embedding in one batch."""
     vecs = _Vectors(embedder, keep)
@@ -257,21 +288,36 @@ def analyse_many(
             recurring.append(r.text)
             recurring.extend(r.key_points)
     vecs.prime(recurring, keep=True)
-    span_embed = getattr(embedder, "embed_spans", None)
+    vecs.prime_tokens([r.text for _, _, refs in items for r in refs.answer_keys])
+    vecs.prime_tokens([q for q, _, _ in items])
+    span_embed = getattr(embedder, "embed_spans_tokens", None)
+    answer_tokens: list[Tokens | None] = [None] * len(items)
     if span_embed is None:  # an embedder without span pooling embeds each segment
         vecs.prime(texts)
         mats = [
             np.stack([vecs[a], *(vecs[x] for x in ss)]) for a, ss in zip(cleaned, segs, strict=True)
         ]
-    else:  # one forward pass per answer gives the answer's and its segments' vectors
+    else:  # one forward pass per answer: its vector, its segments' vectors and its tokens
         unique = list(dict.fromkeys(cleaned))
         spans = {a: _spans(a, segments(a)) for a in unique}
         rows = dict(zip(unique, span_embed(unique, [spans[a] for a in unique]), strict=True))
-        mats = [rows[a] for a in cleaned]
+        mats = [rows[a][0] for a in cleaned]
+        answer_tokens = [(rows[a][1], rows[a][2]) for a in cleaned]
     return [
-        _analyse(q, a, mat, refs, vecs)
-        for (q, _, refs), a, mat in zip(items, cleaned, mats, strict=True)
+        _analyse(q, a, mat, refs, vecs, toks)
+        for (q, _, refs), a, mat, toks in zip(items, cleaned, mats, answer_tokens, strict=True)
     ]
+
+
+def token_recall(ref: Tokens, answer: Tokens, question_ids: set[int]) -> float:
+    """BERTScore-style recall: each reference word piece that the question does not already
+    contain, matched to its most similar answer word piece in context; the mean similarity."""
+    ids, ref_mat = ref
+    if len(ref_mat) == 0 or len(answer[1]) == 0:
+        return 0.0
+    best = (ref_mat @ answer[1].T).max(axis=1)
+    new = np.asarray([i not in question_ids for i in ids])
+    return float(best[new].mean() if new.any() else best.mean())
 
 
 def _spans(text: str, parts: list[str]) -> list[tuple[int, int]]:
@@ -285,7 +331,12 @@ def _spans(text: str, parts: list[str]) -> list[tuple[int, int]]:
 
 
 def _analyse(
-    question: str, answer: str, seg_mat: np.ndarray, refs: ReferenceSet, vecs: _Vectors
+    question: str,
+    answer: str,
+    seg_mat: np.ndarray,
+    refs: ReferenceSet,
+    vecs: _Vectors,
+    answer_tokens: Tokens | None = None,
 ) -> Analysis:
     """`seg_mat`: the answer's vector (row 0) and its sentence segments' vectors."""
     a_vec = seg_mat[0]
@@ -310,7 +361,7 @@ def _analyse(
     _, ref, kp_sims, ref_sim, soft = best
     n_words = max(1, len(answer.split()))
     if ref is None:
-        feats = [0.0, 0.0, 0.0, 0.0, 0.0, math.log1p(n_words), 0.0, q_sim, -q_sim]
+        feats = [0.0, 0.0, 0.0, 0.0, 0.0, math.log1p(n_words), 0.0, q_sim, -q_sim, 0.0]
         return Analysis(np.asarray(feats, dtype=np.float32), None, (), q_sim, 0.0, a_vec)
     r_words = content_words(ref.text) - q_words or content_words(ref.text)
     overlap = len((a_words - q_words) & r_words)
@@ -325,6 +376,10 @@ def _analyse(
         math.log((n_words + 1) / (len(ref.text.split()) + 1)),
         q_sim,
         ref_sim - q_sim,
+        # Without token vectors (an embedder that has none), the nearest sentence-level measure.
+        token_recall(vecs.tokens[ref.text], answer_tokens, set(vecs.tokens[question][0]))
+        if answer_tokens is not None and ref.text in vecs.tokens and question in vecs.tokens
+        else soft,
     ]
     return Analysis(np.asarray(feats, dtype=np.float32), ref, kp_sims, q_sim, ref_sim, a_vec)
 
@@ -344,7 +399,7 @@ class OfflineGrader:
         self.index = index
         self._model = model
         self._bank: tuple[Path | None, dict[str, int], np.ndarray] | None = None
-        self._keep: dict[str, np.ndarray] = {}
+        self._keep: dict[str, Any] = {}
 
     @property
     def model(self) -> Model:
@@ -359,7 +414,10 @@ class OfflineGrader:
         if not items:
             return []
         analyses = analyse_many(items, self.embedder, self._keep)
-        preds = self.model.predict(np.stack([a.features for a in analyses]))
+        preds = self.model.predict(
+            np.stack([a.features for a in analyses]),
+            [a.best.kind if a.best else "" for a in analyses],
+        )
         return [
             self._grade(refs, an, float(p), answer)
             for (_, answer, refs), an, p in zip(items, analyses, preds, strict=True)

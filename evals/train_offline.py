@@ -27,9 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
+from interviewer.features import FEATURES, analyse_many
 from interviewer.index import Index
 from interviewer.ingest import ingest
-from interviewer.offline import FEATURES, MODEL_FILE, Head, Model, OfflineGrader, analyse_many
+from interviewer.offline import MODEL_FILE, Head, Model, OfflineGrader
 from interviewer.references import gather
 
 ALPHA = 1.0  # ridge penalty on standardised features

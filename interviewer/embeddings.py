@@ -119,6 +119,11 @@ class SentenceTransformerEmbedder:
         [SEP] left out): the material of BERTScore-style soft word matching."""
         return [(ids, toks) for _, ids, toks in self.embed_spans_tokens(texts, [[]] * len(texts))]
 
+    def piece_ids(self, words: Sequence[str]) -> set[int]:
+        """The word-piece ids these words tokenize to."""
+        tokenizer = self._load().tokenizer
+        return {i for w in words for i in tokenizer(w, add_special_tokens=False)["input_ids"]}
+
     def embed_spans_tokens(
         self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
     ) -> list[tuple[np.ndarray, tuple[int, ...], np.ndarray]]:

@@ -15,9 +15,9 @@ from typing import Any, Literal, Protocol
 
 from .bank import Bank
 from .errors import InputError
+from .features import content_words
 from .grade import Grade, Reference, ReferenceSet
 from .grader import Grader
-from .offline import content_words
 from .records import DIFFICULTIES, Difficulty, Question
 from .references import gather
 

@@ -117,8 +117,9 @@ def test_one_interview_turn_with_the_llm_grader_and_llm_follow_ups(url, built_in
         assert shown and shown[-1].split() == out.next.text.split()  # streamed as it came
 
 
-@pytest.mark.skipif(not VLLM_PYTHON.exists(), reason="no .venv-vllm (vllm_cpu/serve.sh setup)")
 def test_in_process_engine_grades_a_batch_through_vllm_llm(url, tmp_path):
+    if not VLLM_PYTHON.exists():  # made by the `url` fixture's serve.sh, unless a URL was given
+        pytest.skip("no .venv-vllm: run `bash vllm_cpu/serve.sh setup`")
     # The vLLM venv cannot hold the app's pins; the package runs from the checkout there.
     ref = REFS.references[0].text
     rows = [

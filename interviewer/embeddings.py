@@ -55,6 +55,12 @@ class SentenceTransformerEmbedder:
                     from sentence_transformers import SentenceTransformer
                 except ImportError as e:  # pragma: no cover - declared dependency
                     raise DependencyError("sentence-transformers is not installed") from e
+                # Torch and OpenBLAS each run a thread per core; OpenBLAS's threads keep
+                # spinning after numpy's small matrix products (the grader's similarities) and
+                # slowed the next forward pass 2-3x. numpy's products here are small: one thread.
+                from threadpoolctl import threadpool_limits
+
+                threadpool_limits(limits=1, user_api="blas")
                 path = self._path or _packaged_model_path()
                 self._model = SentenceTransformer(path, device="cpu")
                 self._traced = _trace(self._model)

@@ -7,7 +7,6 @@ INTERVIEWER_BENCH_LLM_URL points at an OpenAI-compatible server (see benchmarks/
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import resource
@@ -22,6 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks import report  # noqa: E402
 from interviewer.config import Settings  # noqa: E402
 from interviewer.embeddings import default_embedder  # noqa: E402
 from interviewer.evaldata import load  # noqa: E402
@@ -257,23 +257,7 @@ def main() -> None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     row("peak memory (this process)", f"{peak:.0f} MiB")
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    out = REPO / "out"
-    out.mkdir(exist_ok=True)
-    (out / "bench.json").write_text(
-        json.dumps(
-            {
-                "machine": machine,
-                "when": time.strftime("%Y-%m-%d %H:%M"),
-                "rows": [dict(zip(("name", "value", "note"), r, strict=True)) for r in ROWS],
-            },
-            indent=1,
-        )
-    )
-    print(f"\n{machine}\n")
-    print(f"| {'benchmark':<44} | {'median':>16} | note |")
-    print(f"| {'-' * 44} | {'-' * 16} | --- |")
-    for name, value, note in ROWS:
-        print(f"| {name:<44} | {value:>16} | {note} |")
+    report("bench", machine, ROWS, {"machine": machine}, "median")
 
 
 if __name__ == "__main__":

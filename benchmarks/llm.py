@@ -11,7 +11,6 @@ server (vllm_cpu/serve.sh) the figures prove the harness; on a GPU they are the 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -25,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks import report  # noqa: E402
 from interviewer.config import Settings  # noqa: E402
 from interviewer.detectors import settled_by_rules  # noqa: E402
 from interviewer.embeddings import default_embedder  # noqa: E402
@@ -150,27 +150,11 @@ def main() -> None:
     settings = Settings().model_copy(update=over)
     model = served_model(settings)
     rows = run(settings, args.answers)
-    where = f"{model} at {args.url}; client {hardware()}"
-    out = REPO / "out"
-    out.mkdir(exist_ok=True)
-    (out / "bench_llm.json").write_text(
-        json.dumps(
-            {
-                "model": model,
-                "url": args.url,
-                "hardware": hardware(),
-                "max_tokens": settings.llm_max_tokens,
-                "when": time.strftime("%Y-%m-%d %H:%M"),
-                "rows": [dict(zip(("name", "value", "note"), r, strict=True)) for r in rows],
-            },
-            indent=1,
-        )
+    meta = {"model": model, "url": args.url, "hardware": hardware()}
+    title = (
+        f"{model} at {args.url}; client {meta['hardware']}; max_tokens {settings.llm_max_tokens}"
     )
-    print(f"\n{where}; grader max_tokens {settings.llm_max_tokens}\n")
-    print(f"| {'benchmark':<44} | {'value':>14} | note |")
-    print(f"| {'-' * 44} | {'-' * 14} | --- |")
-    for name, value, note in rows:
-        print(f"| {name:<44} | {value:>14} | {note} |")
+    report("bench_llm", title, rows, meta | {"max_tokens": settings.llm_max_tokens}, "value")
 
 
 if __name__ == "__main__":

@@ -57,8 +57,8 @@ def grade_schema(max_tokens: int, reference_ids: Sequence[str] = ()) -> dict[str
     list to its cap and emits digits of an unbounded integer forever. So the score is an enum
     (a list of values, not a numeric bound), and the caps share the token budget out (about three
     characters per token after ~130 tokens of keys, punctuation, ids and flags), so every reply
-    can close. The
-    evidence lists come before the score: a model that has listed them first scores better.
+    can close. The evidence lists come before the score: a model that has listed them first
+    scores better.
     """
     chars = max(0, max_tokens - 130) * 3
     items = min(6, max(1, chars // 500))
@@ -183,10 +183,7 @@ class LLMGrader:
     def _ask(self, convs: list[list[dict[str, str]]], schemas: list[dict[str, Any]]) -> list[str]:
         if not convs:
             return []
-        max_tokens = self.settings.llm_max_tokens
-        if len(convs) == 1:
-            return [self.chat.complete_json(convs[0], schemas[0], max_tokens)]
-        return self.chat.complete_json_many(convs, schemas, max_tokens)
+        return self.chat.complete_json_many(convs, schemas, self.settings.llm_max_tokens)
 
 
 def _ids(refs: ReferenceSet) -> list[str]:

@@ -126,20 +126,25 @@ class InProcessVLLM:
         self.name = settings.llm_model
         self.output_tokens = 0
         self._llm: Any = None
+        self._template: str | None = None
         self._lock = threading.Lock()
 
     def _engine(self) -> Any:
         with self._lock:
             if self._llm is None:
+                path = self.settings.llm_chat_template
+                try:
+                    self._template = path.read_text("utf-8") if path else None
+                except OSError as e:
+                    raise LLMError(f"chat template {path} could not be read: {e}") from e
                 self._llm = load_vllm(self.settings)
             return self._llm
 
     def _run(self, conversations: list[list[Message]], params: list[Any]) -> list[Any]:
-        s = self.settings
-        template = s.llm_chat_template.read_text() if s.llm_chat_template else None
+        engine = self._engine()
         try:
             return list(
-                self._engine().chat(conversations, params, use_tqdm=False, chat_template=template)
+                engine.chat(conversations, params, use_tqdm=False, chat_template=self._template)
             )
         except (ValueError, RuntimeError) as e:  # e.g. a prompt longer than max_model_len
             raise LLMError(f"in-process vLLM failed: {_short(e)}") from e

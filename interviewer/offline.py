@@ -47,7 +47,7 @@ class Model:
     cover_threshold: float
     off_topic_threshold: float
     off_topic_margin: float = 0.15
-    name: str = "offline-linear-v3"
+    name: str = "offline-linear-v4"
 
     def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
         out = self.heads["bank"].predict(x)

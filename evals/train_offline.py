@@ -89,6 +89,11 @@ def head(x: np.ndarray, y: np.ndarray, w: np.ndarray, use: tuple[str, ...]) -> d
     }
 
 
+def sources(groups: np.ndarray) -> np.ndarray:
+    """The dataset of each row, from its group key ("mohler:<question>")."""
+    return np.asarray([k.split(":", 1)[0] for k in groups])
+
+
 def cross_validate(
     x: np.ndarray, y: np.ndarray, w: np.ndarray, g: np.ndarray, use: tuple[str, ...]
 ) -> str:
@@ -102,7 +107,7 @@ def cross_validate(
         pred[out] = np.clip((x[out][:, cols] - mean) / scale @ coef + bias, 0, 5)
     parts = []
     for name in ("mohler", "saf", "indomain"):
-        m = np.char.startswith(g.astype(str), name + ":")
+        m = sources(g) == name
         if not m.any():
             continue
         score = np.round(pred[m])
@@ -178,7 +183,7 @@ def main() -> None:
         counts[name] = {"dev_rows": len(items), "fitted_rows": kept}
         print(f"{name}: {len(items)} dev answers, {kept} reach the model")
     x, y, w, g = np.stack(xs), np.asarray(ys), np.asarray(ws), np.asarray(gs)
-    source = np.asarray([k.split(":", 1)[0] for k in g])
+    source = sources(g)
     bank = (source == "mohler") | (source == "indomain")
     given = (source == "mohler") | (source == "saf")
     if "--cv" in sys.argv:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .grade import Grade, Provenance, ReferenceSet
 
@@ -88,9 +89,7 @@ def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade
             used,
             flags,
             0.95,
-            Provenance(
-                prov.grader, prov.model, prov.prompt_version, f"rule:{flags[0]}", prov.settings
-            ),
+            replace(prov, decided_by=f"rule:{flags[0]}"),
             0.0,
             refs.references,
         )
@@ -106,9 +105,7 @@ def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade
             (),
             ("no_reference",),
             0.05,
-            Provenance(
-                prov.grader, prov.model, prov.prompt_version, "rule:no_reference", prov.settings
-            ),
+            replace(prov, decided_by="rule:no_reference"),
             None,
             (),
         )

@@ -31,9 +31,9 @@ from interviewer.embeddings import default_embedder  # noqa: E402
 from interviewer.errors import LLMError  # noqa: E402
 from interviewer.evaldata import load  # noqa: E402
 from interviewer.grade import Provenance, ReferenceSet  # noqa: E402
-from interviewer.grader import LLMGrader  # noqa: E402
 from interviewer.index import Index, current_generation  # noqa: E402
 from interviewer.llm import OpenAICompatible  # noqa: E402
+from interviewer.llm_grader import LLMGrader  # noqa: E402
 from interviewer.references import gather  # noqa: E402
 
 CONCURRENCY = (1, 8, 32)

@@ -72,9 +72,16 @@ def _bank(settings: Settings) -> Any:
 
 
 def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
+    from .references import load_rubrics, rubric_of
+
     bank = _bank(settings)
     if args.format == "json":
-        print(json.dumps(bank.to_json(), ensure_ascii=False, indent=1))
+        data = bank.to_json()
+        rubrics = load_rubrics(settings.data_dir)
+        for q, d in zip(bank.questions, data["questions"], strict=True):
+            r = rubric_of(q, rubrics)
+            d["rubric"] = r.to_dict() if r else None
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     for group, counts in bank.counts().items():
         print(f"by {group}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))

@@ -65,6 +65,40 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if summary.errors == 0 else 1
 
 
+def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
+    from .authoring import build_llm
+    from .cli import _bank
+    from .llm import make_chat
+    from .rubrics import authored_dir, lint, parse_file
+
+    if args.action == "check":
+        folders = [authored_dir(), settings.data_dir / "rubrics"]
+        bad = 0
+        for path in sorted(p for f in folders if f.is_dir() for p in f.glob("*.yaml")):
+            rubrics = parse_file(path)
+            problems = [f"{r.question_id}: {p}" for r in rubrics for p in lint(r)]
+            bad += len(problems)
+            print(f"{path}: {len(rubrics)} rubrics, {len(problems)} problems")
+            for line in problems:
+                print(f"  {line}")
+        return 1 if bad else 0
+    if not args.llm:
+        print("error: `rubrics build` needs --llm (automatic rubrics are written by ingest)")
+        return 2
+    bank = _bank(settings)
+
+    def material(q: Any) -> str:
+        if q.reference_answers:
+            return "\n\n".join(q.reference_answers)
+        index = _index_or_none(settings)
+        hits = index.search_passages(q.text, k=3) if index else []
+        return "\n\n".join(h.text for h in hits if h.score >= settings.relevance_threshold)
+
+    counts = build_llm(bank, settings.data_dir, make_chat(settings), material, force=args.force)
+    print(json.dumps(counts | {"file": str(settings.data_dir / "rubrics" / "llm.yaml")}))
+    return 1 if counts["failed"] else 0
+
+
 def cmd_app(args: argparse.Namespace, settings: Settings) -> int:
     from .webapp import main as run_app
 
@@ -92,6 +126,12 @@ def register(sub: Any) -> None:
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_grade)
+
+    p = sub.add_parser("rubrics", help="check rubrics, or write LLM rubrics for your documents")
+    p.add_argument("action", choices=["check", "build"])
+    p.add_argument("--llm", action="store_true", help="build: write rubrics with the LLM")
+    p.add_argument("--force", action="store_true", help="build: ignore the cache")
+    p.set_defaults(func=cmd_rubrics)
     from .evals import register as register_evals
 
     register_evals(sub)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -173,6 +173,8 @@ class Analysis:
     question_sim: float
     ref_sim: float
     answer_vec: np.ndarray
+    sentences: tuple[str, ...] = ()  # what the claim checker reads: segments (and the whole)
+    sentence_vecs: np.ndarray | None = None
 
 
 @dataclass
@@ -261,10 +263,23 @@ def analyse_many(
         rows = dict(zip(unique, span_embed(unique, [spans[a] for a in unique]), strict=True))
         mats = [rows[a][0] for a in cleaned]
         answer_tokens = [(rows[a][1], rows[a][2]) for a in cleaned]
+        segs = [[a[x:y] for x, y in spans[a]] for a in cleaned]
     return [
-        _analyse(q, a, mat, refs, vecs, toks)
-        for (q, _, refs), a, mat, toks in zip(items, cleaned, mats, answer_tokens, strict=True)
+        _with_sentences(_analyse(q, a, mat, refs, vecs, toks), a, ss, mat)
+        for (q, _, refs), a, mat, toks, ss in zip(
+            items, cleaned, mats, answer_tokens, segs, strict=True
+        )
     ]
+
+
+def _with_sentences(an: Analysis, answer: str, segs: list[str], mat: np.ndarray) -> Analysis:
+    """The premises the claim checker reads: each segment, and the whole answer when it is
+    short enough for one claim to span several of its sentences."""
+    sentences, rows = list(segs), list(range(1, 1 + len(segs)))
+    if not segs or (len(segs) > 1 and len(answer.split()) <= 60):
+        sentences.insert(0, answer)
+        rows.insert(0, 0)
+    return replace(an, sentences=tuple(sentences), sentence_vecs=mat[rows])
 
 
 def token_recall(ref: Tokens, answer: Tokens, question: Tokens, skip: set[int]) -> float:

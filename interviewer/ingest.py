@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .authoring import write_auto
 from .bank import Bank
 from .config import Settings
 from .documents import Document, discover, file_sha256, read_document
@@ -43,6 +44,7 @@ class IngestReport:
     questions: int = 0
     passages: int = 0
     seconds: float = 0.0
+    auto_rubrics: int = 0
 
     @property
     def changed(self) -> bool:
@@ -225,6 +227,8 @@ def ingest(
     final = root / f"gen-{number:06d}"
     work.rename(final)
     write_current(root, final.name)
+    # Questions from the user's documents get an automatic rubric (DATA_DIR/rubrics/auto.yaml).
+    report.auto_rubrics = write_auto(bank, settings.data_dir)
     for older in sorted(root.glob("gen-*")):
         if older.is_dir() and older.name < (gen.name if gen else final.name):
             shutil.rmtree(older, ignore_errors=True)  # keep the live and the previous one

@@ -7,19 +7,19 @@ a model may word a follow-up, never choose one.
 from __future__ import annotations
 
 import random
-import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from .bank import Bank
 from .errors import InputError
-from .features import content_words
-from .grade import Grade, Reference, ReferenceSet
+from .grade import ClaimResult, Grade, ReferenceSet
 from .grader import Grader
+from .llm import ChatModel
 from .records import DIFFICULTIES, Difficulty, Question
-from .references import gather
+from .references import focused, gather, load_rubrics, rubric_of
+from .rubrics import KeyPoint, Rubric
 
 Mode = Literal["phone screen", "deep dive", "rapid-fire"]
 MODES: dict[str, dict[str, Any]] = {
@@ -53,7 +53,7 @@ class Prompt:
     text: str
     kind: Literal["question", "follow_up"]
     difficulty: Difficulty
-    focus: str = ""  # the missed key point a follow-up probes
+    focus: str = ""  # the id of the rubric key point a follow-up probes
     asked_at: float = 0.0
     writer: str = "bank"  # who worded it: "bank", "offline" or "llm"
 
@@ -95,7 +95,7 @@ class FollowUpWriter(Protocol):
         self,
         question: Question,
         answer: str,
-        missed: str,
+        point: KeyPoint,
         refs: ReferenceSet,
         on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, str]:
@@ -104,8 +104,8 @@ class FollowUpWriter(Protocol):
 
 
 class OfflineFollowUps:
-    """A follow-up built from the missed key point's salient terms; it names what to talk
-    about and never states the reference's claim."""
+    """The rubric's probe for the missed key point: a natural question, written by hand,
+    that draws the point out without stating it."""
 
     name = "offline"
 
@@ -113,29 +113,23 @@ class OfflineFollowUps:
         self,
         question: Question,
         answer: str,
-        missed: str,
+        point: KeyPoint,
         refs: ReferenceSet,
         on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, str]:
-        terms = salient_terms(missed, question.text, answer)
-        text = (
-            f"You didn't mention {' and '.join(terms[:2])}. How does that fit into your answer?"
-            if terms
-            else "Can you go one level deeper on that? What would you add?"
-        )
         if on_text:
-            on_text(text)
-        return text, self.name
+            on_text(point.probe)
+        return point.probe, self.name
 
 
 class LLMFollowUps:
-    """Follow-ups worded by the LLM from the missed point and the retrieved passages
-    (prompts/followup_v1.md), streamed as they come. If the endpoint fails, the offline
-    wording is used and the prompt says so (writer="offline")."""
+    """The probe reworded by the LLM in light of what the candidate said
+    (prompts/followup_v2.md), streamed as it comes. A rewording that gives the key point away,
+    or a failed endpoint, falls back to the rubric's probe (writer="offline")."""
 
     name = "llm"
 
-    def __init__(self, chat: Any, max_tokens: int = 80) -> None:
+    def __init__(self, chat: ChatModel, max_tokens: int = 80) -> None:
         self.chat, self.max_tokens = chat, max_tokens
         self.fallback = OfflineFollowUps()
 
@@ -143,25 +137,21 @@ class LLMFollowUps:
         self,
         question: Question,
         answer: str,
-        missed: str,
+        point: KeyPoint,
         refs: ReferenceSet,
         on_text: Callable[[str], None] | None = None,
     ) -> tuple[str, str]:
         from .errors import LLMError
         from .prompts import render
+        from .rubrics import shares_run
 
-        passages = [r for r in refs.references if r.kind == "passage"][:3]
         safe = answer.replace("</answer>", "&lt;/answer&gt;")
         messages = [
-            {"role": "system", "content": render("followup_v1")},
+            {"role": "system", "content": render("followup_v2")},
             {
                 "role": "user",
                 "content": render(
-                    "followup_v1.user",
-                    question=question.text,
-                    missed=missed,
-                    references=passages,
-                    answer=safe,
+                    "followup_v2.user", question=question.text, probe=point.probe, answer=safe
                 ),
             },
         ]
@@ -174,19 +164,9 @@ class LLMFollowUps:
         except LLMError:
             text = ""
         text = " ".join(text.split())
-        if not text:
-            return self.fallback.write(question, answer, missed, refs, on_text)
+        if not text or shares_run(point.text, text, 5):
+            return self.fallback.write(question, answer, point, refs, on_text)
         return text, self.name
-
-
-def salient_terms(point: str, question: str, answer: str, k: int = 3) -> list[str]:
-    seen = content_words(question) | content_words(answer)
-    words = [
-        w
-        for w in re.findall(r"[A-Za-z][A-Za-z0-9+\-/]*", point)
-        if w.lower() not in seen and w.lower() in content_words(point) and len(w) > 2
-    ]
-    return list(dict.fromkeys(words))[:k]
 
 
 @dataclass(frozen=True)
@@ -260,14 +240,16 @@ class Engine:
         session.current = self._ask(first)
         return session
 
+    def rubric(self, q: Question) -> Rubric | None:
+        return rubric_of(q, load_rubrics(self.settings.data_dir))
+
     def references(self, prompt: Prompt) -> ReferenceSet:
         q = self.bank.get(prompt.question_id)
         assert q is not None
         refs = gather(q.text, self.index, self.settings, question_id=q.id)
         if prompt.kind == "follow_up" and prompt.focus:
-            # A follow-up is graded on the point it probes first, then the question's material.
-            point = Reference(f"{q.id}#focus", "bank", prompt.focus, (prompt.focus,))
-            refs = replace(refs, references=(point, *refs.references))
+            # A reply to a follow-up is graded on the key point it probes.
+            refs = focused(refs, (prompt.focus,))
         return refs
 
     def answer(
@@ -311,27 +293,47 @@ class Engine:
         on_text: Callable[[str], None] | None = None,
     ) -> tuple[Prompt | None, str]:
         plan = session.plan
-        if (
-            grade.score < 4
-            and grade.missed
-            and session.followups_here < plan.max_followups
-            and not set(grade.flags) & {"injection", "empty", "non_answer"}
-        ):
+        point = self._next_probe(session, q, grade)
+        if point is not None:
             session.followups_here += 1
-            focus = grade.missed[0]  # key points are in the reference's order of importance
-            text, writer = self.followups.write(q, answer, focus, refs, on_text)
-            return self._ask(q, "follow_up", text, focus, writer), "follow-up"
+            text, writer = self.followups.write(q, answer, point, refs, on_text)
+            return self._ask(q, "follow_up", text, point.id, writer), "follow-up"
         session.followups_here = 0
         if session.main_questions() >= plan.length:
             return None, "end"
         level = DIFFICULTIES.index(session.current.difficulty if session.current else "easy")
         decision = "same"
-        if grade.score >= 4 and level < 2:
+        score = question_result(session.turns, q.id).score if session.turns else grade.score
+        if score >= 4 and level < 2:
             level, decision = level + 1, "harder"
-        elif grade.score <= 2 and level > 0:
+        elif score <= 2 and level > 0:
             level, decision = level - 1, "easier"
         nxt = self.pick(session, DIFFICULTIES[level])
         return (self._ask(nxt), decision) if nxt else (None, "end")
+
+    def _next_probe(self, session: Session, q: Question, grade: Grade) -> KeyPoint | None:
+        """The most important key point still missed in this question and not yet probed;
+        None when follow-ups are used up, the answer was a non-answer, or nothing is missed."""
+        if session.followups_here >= session.plan.max_followups or set(grade.flags) & {
+            "injection",
+            "empty",
+            "non_answer",
+            "off_topic",
+        }:
+            return None
+        rubric = self.rubric(q)
+        if rubric is None:
+            return None
+        turns = [t for t in session.turns if t.prompt.question_id == q.id]
+        probed = {t.prompt.focus for t in turns if t.prompt.kind == "follow_up"}
+        state = question_result(turns, q.id)
+        if state.score >= 4:
+            return None
+        done = {c.point_id for c in state.claims if c.verdict != "missed"}
+        for point in rubric.ordered():
+            if point.id not in done and point.id not in probed:
+                return point
+        return None
 
     def skip(self, session: Session) -> Outcome:
         prompt = self._require_active(session)
@@ -349,17 +351,20 @@ class Engine:
         return Outcome(turn, session.current, "skip")
 
     def hint(self, session: Session) -> str:
+        """The next hint of the question's ladder, each more specific; never the same twice."""
         prompt = self._require_active(session)
         q = self.bank.get(prompt.question_id)
         assert q is not None
+        rubric = self.rubric(q)
+        ladder = rubric.hints if rubric else ()
+        if session.hints >= len(ladder):
+            return (
+                "No more hints for this question: give it your best try, or press Skip."
+                if ladder
+                else "Hint: structure it as what it is, why it matters, and one example."
+            )
         session.hints += 1
-        missed = prompt.focus or next(iter(q.key_points), "")
-        terms = salient_terms(missed, prompt.text, "") if missed else []
-        return (
-            f"Hint: think about {' and '.join(terms[:2])}."
-            if terms
-            else "Hint: structure it as what, why, and one concrete example."
-        )
+        return f"Hint {session.hints} of {len(ladder)}: {ladder[session.hints - 1]}"
 
     def end(self, session: Session) -> None:
         session.current, session.status = None, "ended"
@@ -368,3 +373,51 @@ class Engine:
         if session.status != "active" or session.current is None:
             raise InputError("this interview has ended; start a new one")
         return session.current
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """A question's result over its first answer and the replies to its follow-ups: a point
+    covered in any of them counts; a wrong claim in any of them counts too."""
+
+    question_id: str
+    score: int
+    claims: tuple[ClaimResult, ...]
+    closed: bool = True
+
+
+def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
+    from . import claims as cl
+
+    mine = [t for t in turns if t.prompt.question_id == question_id and t.grade is not None]
+    if not mine:
+        return QuestionResult(question_id, 0, ())
+    first = mine[0].grade
+    assert first is not None
+    merged: dict[str, ClaimResult] = {c.point_id or c.point: c for c in first.claims}
+    rank = {"missed": 0, "covered": 1, "contradicted": 2}
+    for t in mine[1:]:
+        assert t.grade is not None
+        for c in t.grade.claims:
+            key = c.point_id or c.point
+            if key not in merged or rank[c.verdict] > rank[merged[key].verdict]:
+                merged[key] = c
+    results = tuple(merged.values())
+    if len(mine) == 1 or not results:
+        return QuestionResult(question_id, first.score, results)
+    verdicts = cl.Verdicts(
+        tuple(
+            cl.PointVerdict(
+                cl.Claim(c.point_id or c.point, c.point, weight=2.0 if c.weight == "core" else 1.0),
+                c.verdict,  # type: ignore[arg-type]
+                c.evidence,
+                1.0 if c.verdict == "covered" else 0.0,
+            )
+            for c in results
+        )
+    )
+    # The first answer's own estimate stands unless the replies covered more.
+    _, by_coverage = cl.score(verdicts)
+    estimate = max(first.expected_score or float(first.score), by_coverage)
+    score, _ = cl.score(verdicts, estimate)
+    return QuestionResult(question_id, score, results)

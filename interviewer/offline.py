@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from . import claims as cl
 from .detectors import rule_feedback, settled_by_rules
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many
 from .grade import Grade, Provenance, ReferenceSet
 from .index import Index
+from .nli import Entailment, default_nli
+from .references import claims_for
+from .scoring import from_verdicts
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
 
@@ -48,6 +52,9 @@ class Model:
     off_topic_threshold: float
     off_topic_margin: float = 0.15
     name: str = "offline-linear-v4"
+    # The estimate blends the fitted model with the claim verdicts' weighted coverage (x5).
+    verdict_weight: float = 0.5
+    thresholds: cl.Thresholds = field(default_factory=cl.Thresholds)
 
     def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
         out = self.heads["bank"].predict(x)
@@ -71,6 +78,8 @@ class Model:
             d["off_topic_threshold"],
             d.get("off_topic_margin", 0.15),
             d.get("name", cls.name),
+            d.get("verdict_weight", cls.verdict_weight),
+            cl.Thresholds(**d.get("thresholds", {})),
         )
 
 
@@ -88,11 +97,16 @@ class OfflineGrader:
     batched = True
 
     def __init__(
-        self, embedder: Embedder, model: Model | None = None, index: Index | None = None
+        self,
+        embedder: Embedder,
+        model: Model | None = None,
+        index: Index | None = None,
+        nli: Entailment | None = None,
     ) -> None:
         self.embedder = embedder
         self.index = index
         self._model = model
+        self._nli = nli
         self._bank: tuple[Path | None, dict[str, int], np.ndarray] | None = None
         self._keep = Cache()
 
@@ -105,6 +119,13 @@ class OfflineGrader:
     def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
         return self.grade_many([(question, answer, refs)])[0]
 
+    @property
+    def nli(self) -> Entailment | None:
+        if self._nli is None:
+            found = default_nli()
+            self._nli = found if found.available else None
+        return self._nli
+
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
         if not items:
             return []
@@ -113,10 +134,43 @@ class OfflineGrader:
             np.stack([a.features for a in analyses]),
             [a.best.kind if a.best else "" for a in analyses],
         )
+        checked = self.check(items, analyses)
         return [
-            self._grade(refs, an, float(p), answer)
-            for (_, answer, refs), an, p in zip(items, analyses, preds, strict=True)
+            self._grade(refs, an, float(p), answer, ch)
+            for (_, answer, refs), an, p, ch in zip(items, analyses, preds, checked, strict=True)
         ]
+
+    def check(
+        self, items: Sequence[tuple[str, str, ReferenceSet]], analyses: Sequence[Analysis]
+    ) -> list[tuple[cl.Verdicts, str] | None]:
+        """Claim verdicts for every answer that has key points, in one NLI batch."""
+        cases: list[cl.Case] = []
+        where: list[tuple[int, str]] = []
+        for n, ((_, _, refs), an) in enumerate(zip(items, analyses, strict=True)):
+            claims, wrongs, origin = claims_for(refs)
+            if not claims or an.sentence_vecs is None or not an.sentences:
+                continue
+            cvec = self._vectors([(c.text, *c.alternatives) for c in claims])
+            wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
+            cases.append(cl.Case(an.sentences, an.sentence_vecs, claims, cvec, wrongs, wvec))
+            where.append((n, origin))
+        out: list[tuple[cl.Verdicts, str] | None] = [None] * len(items)
+        for (n, origin), v in zip(
+            where, cl.check_many(cases, self.nli, self.model.thresholds), strict=True
+        ):
+            out[n] = (v, origin)
+        return out
+
+    def _vectors(self, groups: Sequence[tuple[str, ...]]) -> np.ndarray:
+        """One unit vector per group of texts (a claim and its paraphrases: their mean),
+        each text embedded once per process."""
+        known = self._keep.vectors
+        todo = list(dict.fromkeys(t for g in groups for t in g if t not in known))
+        if todo:
+            self._keep.make_room()
+            known.update(zip(todo, self.embedder.embed(todo), strict=True))
+        mat = np.stack([np.mean([known[t] for t in g], axis=0) for g in groups])
+        return mat / np.linalg.norm(mat, axis=1, keepdims=True).clip(1e-9)
 
     def _bank_vectors(self) -> tuple[dict[str, int], np.ndarray] | None:
         if self.index is None:
@@ -146,22 +200,10 @@ class OfflineGrader:
             return settled
         used = tuple(r.id for r in refs.references)
         if an.best is None:  # only passages, and none gave usable key points
-            return Grade(
-                0,
-                (),
-                (),
-                (),
-                "No usable reference material was found for this "
-                "question, so this answer could not be graded.",
-                used,
-                ("no_reference",),
-                0.05,
-                prov,
-                None,
-                refs.references,
-            )
+            return self._no_reference(refs)
         off = max(an.question_sim, an.ref_sim) < self.model.off_topic_threshold
-        if off or self.answers_other_question(refs, an):
+        # A reply to a follow-up answers the probe, not the question's whole text.
+        if not refs.focus and (off or self.answers_other_question(refs, an)):
             kps = an.best.key_points or (an.best.text,)
             return Grade(
                 0,
@@ -178,58 +220,53 @@ class OfflineGrader:
             )
         return None
 
-    def provenance(self) -> Provenance:
+    def provenance(self, rubric: str = "") -> Provenance:
         m = self.model
+        nli = self.nli
         return Provenance(
-            "offline",
-            f"{m.name} + {self.embedder.name}",
-            settings={"cover_threshold": m.cover_threshold},
+            grader="offline",
+            model=f"{m.name} + {self.embedder.name}",
+            settings={"verdict_weight": m.verdict_weight},
+            rubric=rubric,
+            claim_checker=nli.name if nli is not None else "similarity only (no NLI weights)",
         )
 
-    def _grade(self, refs: ReferenceSet, an: Analysis, pred: float, answer: str) -> Grade:
+    def _grade(
+        self,
+        refs: ReferenceSet,
+        an: Analysis,
+        pred: float,
+        answer: str,
+        checked: tuple[cl.Verdicts, str] | None,
+    ) -> Grade:
         if (settled := self.settle(refs, an, answer)) is not None:
             return settled
-        assert an.best is not None
-        m = self.model
-        kps = an.best.key_points or (an.best.text,)
-        covered = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s >= m.cover_threshold)
-        missed = tuple(k for k, s in zip(kps, an.kp_sims, strict=True) if s < m.cover_threshold)
-        score = int(np.clip(np.rint(pred), 0, 5))
-        confidence = round(
-            (0.75 if an.best.kind != "passage" else 0.45) * (1.0 - abs(pred - score)), 2
+        if checked is None:  # no key point could be made from the material
+            return replace(
+                self._no_reference(refs), provenance=self.provenance(), expected_score=None
+            )
+        verdicts, origin = checked
+        estimate = (1 - self.model.verdict_weight) * pred + self.model.verdict_weight * (
+            5.0 * verdicts.coverage
         )
+        return from_verdicts(
+            verdicts,
+            estimate,
+            self.provenance(origin),
+            refs,
+        )
+
+    def _no_reference(self, refs: ReferenceSet) -> Grade:
         return Grade(
-            score,
-            covered,
-            missed,
-            (),
-            _feedback(score, covered, missed),
-            tuple(r.id for r in refs.references),
-            (),
-            confidence,
-            self.provenance(),
-            round(pred, 3),
-            refs.references,
+            score=0,
+            covered=(),
+            missed=(),
+            wrong_claims=(),
+            feedback="No usable reference material was found for this question, so this "
+            "answer could not be graded.",
+            reference_ids=tuple(r.id for r in refs.references),
+            flags=("no_reference",),
+            confidence=0.05,
+            provenance=replace(self.provenance(), decided_by="rule:no_reference"),
+            references=refs.references,
         )
-
-
-def _feedback(score: int, covered: tuple[str, ...], missed: tuple[str, ...]) -> str:
-    total = len(covered) + len(missed)
-    lead = {
-        5: "Complete answer.",
-        4: "Solid answer with a minor gap.",
-        3: "The core idea is there, but important points are missing.",
-        2: "Some relevant content, with major gaps.",
-        1: "Mostly vague or off the mark.",
-        0: "This does not answer the question.",
-    }[score]
-    parts = [lead, f"It matched {len(covered)} of {total} reference key points."]
-    if missed:
-        parts.append(f"Work on: {_short(missed[0])}")
-        if len(missed) > 1:
-            parts.append(f"Also missing: {_short(missed[1])}")
-    return " ".join(parts)
-
-
-def _short(text: str, limit: int = 140) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"

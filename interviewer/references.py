@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
+from .claims import Claim, Wrong
 from .config import Settings
 from .grade import Reference, ReferenceSet
 from .index import Index
 from .parsing import key_points
 from .records import Question
+from .rubrics import Rubric, Rubrics, auto_rubric, whole_sentences
+
+
+def readable_source(source: str, section: str = "") -> str:
+    """'gpu-cuda-interview-questions.txt' + 'Easy — fundamentals' ->
+    'Gpu cuda interview questions, section "Easy — fundamentals"'."""
+    title = Path(source).stem.replace("-", " ").replace("_", " ").strip().capitalize()
+    return f'{title}, section "{section}"' if section else title
 
 
 def bank_references(q: Question) -> list[Reference]:
@@ -16,11 +28,68 @@ def bank_references(q: Question) -> list[Reference]:
             kind="bank",
             text=v.reference,
             key_points=v.key_points,
-            source=f"{v.source}[{v.start}:{v.end}]",
+            source=readable_source(v.source, v.section),
         )
         for n, v in enumerate(q.variants)
         if v.reference
     ]
+
+
+_RUBRICS: dict[Path, tuple[tuple[float, ...], Rubrics]] = {}
+
+
+def load_rubrics(data_dir: Path) -> Rubrics:
+    """Authored rubrics and the user's (DATA_DIR/rubrics), reloaded when a file changes."""
+    folder = data_dir / "rubrics"
+    stamp = (
+        tuple(p.stat().st_mtime for p in sorted(folder.glob("*.yaml"))) if folder.is_dir() else ()
+    )
+    cached = _RUBRICS.get(data_dir)
+    if cached is None or cached[0] != stamp:
+        _RUBRICS[data_dir] = (stamp, Rubrics.load(data_dir))
+    return _RUBRICS[data_dir][1]
+
+
+def claims_for(refs: ReferenceSet) -> tuple[tuple[Claim, ...], tuple[Wrong, ...], str]:
+    """The key points (and known misconceptions) an answer is checked against, and where they
+    come from: the row's own reference answer first, then the question's rubric, then the
+    whole sentences of the best reference material (automatic)."""
+    given = next((r for r in refs.references if r.kind == "input"), None)
+    if given is not None:
+        sentences = whole_sentences(given.text, limit=8) or [given.text.strip()]
+        return (
+            tuple(Claim(f"s{n + 1}", s, weight=2.0) for n, s in enumerate(sentences)),
+            (),
+            "input",
+        )
+    rubric = refs.rubric
+    if rubric is not None and rubric.technical and rubric.key_points:
+        return _rubric_claims(rubric, refs)
+    keys = refs.answer_keys
+    for r in keys:
+        sentences = whole_sentences(r.text) or list(r.key_points)
+        if sentences:
+            claims = tuple(
+                Claim(f"s{n + 1}", s, weight=2.0 if n == 0 else 1.0, source=r.source)
+                for n, s in enumerate(sentences)
+            )
+            return claims, (), "auto" if r.kind == "bank" else "retrieved"
+    return (), (), ""
+
+
+def _rubric_claims(
+    rubric: Rubric, refs: ReferenceSet
+) -> tuple[tuple[Claim, ...], tuple[Wrong, ...], str]:
+    source = next((r.source for r in refs.references if r.kind == "bank"), "")
+    if not source:
+        source = next((r.source for r in refs.references if r.kind == "passage"), "")
+    points = [k for k in rubric.key_points if not refs.focus or k.id in refs.focus]
+    claims = tuple(Claim(k.id, k.text, k.label, k.value, k.paraphrases, source) for k in points)
+    ids = {c.id for c in claims}
+    wrongs = tuple(
+        Wrong(m.text, m.contradicts) for m in rubric.misconceptions if m.contradicts in ids
+    )
+    return claims, wrongs, rubric.origin
 
 
 def gather(
@@ -34,6 +103,7 @@ def gather(
     """The input's own reference first, then the bank question's variants (if the question is
     in the bank), then the nearest passages above the relevance threshold."""
     refs: list[Reference] = []
+    rubrics = load_rubrics(settings.data_dir)
     if reference_answer and reference_answer.strip():
         refs.append(
             Reference(
@@ -76,4 +146,24 @@ def gather(
                     score=h.score,
                 )
             )
-    return ReferenceSet(question, tuple(refs), matched.id if matched else None, match_score)
+    return ReferenceSet(
+        question,
+        tuple(refs),
+        matched.id if matched else None,
+        match_score,
+        rubric_of(matched, rubrics) if matched else None,
+    )
+
+
+def rubric_of(q: Question, rubrics: Rubrics) -> Rubric | None:
+    """The question's rubric; for a question without one, an automatic rubric from its
+    reference answer (what `ingest` writes for new documents)."""
+    found = rubrics.get(q.id)
+    if found is None and q.reference_answers:
+        found = auto_rubric(q.id, q.text, q.reference_answers[0])
+    return found
+
+
+def focused(refs: ReferenceSet, point_ids: tuple[str, ...]) -> ReferenceSet:
+    """The same material, graded on these key points only (a follow-up's probe)."""
+    return replace(refs, focus=point_ids)

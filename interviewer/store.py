@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .grade import Grade, Provenance, Reference
+from .grade import Grade
 from .interview import Plan, Prompt, Session, Turn
 
 SCHEMA = """
@@ -20,25 +20,6 @@ CREATE TABLE IF NOT EXISTS turns (
     session_id TEXT NOT NULL, n INTEGER NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (session_id, n));
 """
-
-
-def grade_from_dict(d: dict[str, Any]) -> Grade:
-    refs = tuple(
-        Reference(**(r | {"key_points": tuple(r["key_points"])})) for r in d.get("references", ())
-    )
-    return Grade(
-        d["score"],
-        tuple(d["covered"]),
-        tuple(d["missed"]),
-        tuple(d["wrong_claims"]),
-        d["feedback"],
-        tuple(d["reference_ids"]),
-        tuple(d["flags"]),
-        d["confidence"],
-        Provenance(**d["provenance"]),
-        d.get("expected_score"),
-        refs,
-    )
 
 
 def turn_to_dict(t: Turn) -> dict[str, Any]:
@@ -57,7 +38,7 @@ def turn_from_dict(d: dict[str, Any]) -> Turn:
     return Turn(
         Prompt(**d["prompt"]),
         d["answer"],
-        grade_from_dict(d["grade"]) if d["grade"] else None,
+        Grade.from_dict(d["grade"]) if d["grade"] else None,
         d["answered_at"],
         d["skipped"],
         d["hints"],

@@ -32,18 +32,41 @@ def completion(content: str, model: str = "fake-model") -> dict[str, Any]:
     }
 
 
-def grade_json(score: int = 4, **over: Any) -> str:
+def grade_json(points: list[dict[str, str]] | None = None, **over: Any) -> str:
+    """A grade_v3 reply: verdicts per key point id, misconceptions, flags, feedback."""
     body = {
-        "score": score,
-        "covered": ["HBM is stacked memory"],
-        "missed": ["GDDR is cheaper"],
-        "wrong_claims": [],
-        "feedback": "Good. Mention cost.",
-        "reference_ids": ["input"],
+        "points": points
+        if points is not None
+        else [
+            {"id": "s1", "verdict": "covered", "quote": "much more bandwidth than GDDR"},
+            {"id": "s2", "verdict": "missed", "quote": ""},
+        ],
+        "misconceptions": [],
         "flags": [],
-        "confidence": "high",
+        "feedback": "Good. Mention cost.",
     } | over
     return json.dumps(body)
+
+
+def answer_of(body: dict[str, Any]) -> str:
+    user = next((m["content"] for m in body["messages"] if "<answer>" in m["content"]), "")
+    return user.split("<answer>")[-1].split("</answer>")[0].strip()
+
+
+def first_point_covered(body: dict[str, Any]) -> tuple[int, Any]:
+    """A canned reply that fits any request: the first key point covered, quoting the
+    answer's first words, the rest missed. Plumbing only, never accuracy."""
+    fmt = body.get("response_format", {})
+    schema = fmt.get("json_schema", {}).get("schema") or fmt.get("schema")
+    if schema is None or "points" not in schema.get("properties", {}):
+        return 200, completion("Could you say more about that?")
+    ids = schema["properties"]["points"]["items"]["properties"]["id"]["enum"]
+    quote = " ".join(answer_of(body).split()[:4])
+    points = [
+        {"id": i, "verdict": "covered" if n == 0 else "missed", "quote": quote if n == 0 else ""}
+        for n, i in enumerate(ids)
+    ]
+    return 200, completion(grade_json(points))
 
 
 class FakeLLM:
@@ -51,7 +74,7 @@ class FakeLLM:
 
     def __init__(self, default: Reply | None = None, delay_s: float = 0.0) -> None:
         self.script: list[Reply] = []
-        self.default = default or (200, completion(grade_json()))
+        self.default = default or first_point_covered
         self.delay_s = delay_s
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0
@@ -79,7 +102,7 @@ class FakeLLM:
                     status, payload = reply(body) if callable(reply) else reply
                     if status == 0:  # hang past the client's timeout
                         time.sleep(float(payload))
-                        status, payload = 200, completion(grade_json())
+                        status, payload = first_point_covered(body)
                     if body.get("stream") and status == 200 and isinstance(payload, dict):
                         self._stream(payload["choices"][0]["message"]["content"])
                     else:

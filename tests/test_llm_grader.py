@@ -9,8 +9,8 @@ import pytest
 from interviewer.config import Settings
 from interviewer.errors import LLMError
 from interviewer.grade import Reference, ReferenceSet
-from interviewer.grader import LLMGrader, grade_schema, parse_reply
 from interviewer.llm import OpenAICompatible, ping
+from interviewer.llm_grader import LLMGrader, grade_schema, parse_reply, quoted
 from tests.fake_llm import FakeLLM, completion, grade_json
 
 REFS = ReferenceSet(
@@ -33,23 +33,52 @@ def grader_for(url: str, **over) -> LLMGrader:
     return LLMGrader(OpenAICompatible(settings), settings)
 
 
-def test_grade_parses_and_requests_carry_schema_rubric_delimited_answer_and_max_tokens():
-    with FakeLLM() as llm:
+def test_verdicts_parse_and_requests_carry_schema_key_points_delimited_answer_and_max_tokens():
+    with FakeLLM(default=(200, completion(grade_json()))) as llm:
         g = grader_for(llm.url).grade(REFS.question, ANSWER, REFS)
-    assert g.score == 4 and g.covered == ("HBM is stacked memory",) and g.confidence == 0.9
-    assert g.reference_ids == ("input",) and g.provenance.grader == "llm"
-    assert g.provenance.model == "fake-model" and g.provenance.prompt_version == "grade_v2"
+    # One of two core points covered (quote checked), the score computed in code.
+    assert g.covered == ("HBM is 3D-stacked memory with massive bandwidth.",)
+    assert g.missed == ("GDDR is cheaper.",) and g.score == 3 and g.expected_score == 2.5
+    assert [c.verdict for c in g.claims] == ["covered", "missed"]
+    assert g.claims[0].evidence == "much more bandwidth than GDDR"
+    assert g.provenance.grader == "llm" and g.provenance.rubric == "input"
+    assert g.provenance.model == "fake-model" and g.provenance.prompt_version == "grade_v3"
     req = llm.requests[0]
     assert req["max_tokens"] == 1024 and req["max_completion_tokens"] == 1024
     assert req["temperature"] == 0.0 and req["seed"] == 1234
     assert req["response_format"]["type"] == "json_schema"
     schema = req["response_format"]["json_schema"]["schema"]
-    assert schema == grade_schema(1024, ["input"])
-    assert schema["properties"]["reference_ids"]["items"]["enum"] == ["input"]
+    assert schema == grade_schema(1024, ["s1", "s2"], [])
+    assert schema["properties"]["points"]["items"]["properties"]["id"]["enum"] == ["s1", "s2"]
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
-    assert "| 5 | Complete and correct" in system  # the rubric comes first (prefix caching)
-    assert user.index("Question:") < user.index("[input]") < user.index("<answer>")
+    assert "You do not give a score" in system  # fixed instructions first (prefix caching)
+    assert user.index("Question:") < user.index("[s1] (core)") < user.index("<answer>")
     assert f"<answer>\n{ANSWER}\n</answer>" in user
+
+
+def test_a_verdict_that_does_not_quote_the_answer_counts_for_nothing():
+    made_up = [
+        {"id": "s1", "verdict": "covered", "quote": "HBM is 3D-stacked with massive bandwidth"},
+        {"id": "s2", "verdict": "covered", "quote": "GDDR is cheaper"},
+    ]
+    with FakeLLM(default=(200, completion(grade_json(made_up)))) as llm:
+        g = grader_for(llm.url).grade(REFS.question, "HBM is fast. Trust me.", REFS)
+    assert g.score == 0 and g.covered == () and len(g.missed) == 2
+    assert quoted("much more  Bandwidth, than GDDR", ANSWER)
+    assert not quoted("GDDR is cheaper", ANSWER)
+
+
+def test_a_contradicted_point_caps_the_score_and_is_listed_as_wrong():
+    wrong = [
+        {"id": "s1", "verdict": "contradicted", "quote": "HBM has less bandwidth than GDDR"},
+        {"id": "s2", "verdict": "covered", "quote": "GDDR is cheaper"},
+    ]
+    answer = "HBM has less bandwidth than GDDR, and GDDR is cheaper."
+    with FakeLLM(default=(200, completion(grade_json(wrong)))) as llm:
+        g = grader_for(llm.url).grade(REFS.question, answer, REFS)
+    assert g.score <= 1 and g.covered == ("GDDR is cheaper.",)
+    assert "HBM has less bandwidth than GDDR" in g.wrong_claims[0]
+    assert g.feedback.startswith("Wrong:")
 
 
 def test_answer_cannot_close_its_delimiters():
@@ -70,16 +99,17 @@ def test_json_object_style_for_llama_cpp_servers():
 
 def test_invalid_json_gets_one_repair_attempt():
     with FakeLLM() as llm:
-        llm.script.append((200, completion('{"score": 4, "covered": [')))  # truncated
+        llm.script.append((200, completion('{"points": [{"id": "s1", ')))  # truncated
         g = grader_for(llm.url).grade(REFS.question, ANSWER, REFS)
-    assert g.score == 4 and len(llm.requests) == 2
+    assert g.covered and len(llm.requests) == 2
     repair = llm.requests[1]["messages"]
     assert repair[-2]["role"] == "assistant" and "invalid" in repair[-1]["content"]
 
 
-def test_out_of_range_score_then_garbage_is_a_clear_failure():
+def test_unknown_key_point_then_garbage_is_a_clear_failure():
     with FakeLLM() as llm:
-        llm.script.append((200, completion(grade_json(score=9))))
+        unknown = [{"id": "s9", "verdict": "covered", "quote": "HBM"}]
+        llm.script.append((200, completion(grade_json(unknown))))
         llm.script.append((200, completion("I think this deserves a 4.")))
         with pytest.raises(LLMError, match="after one repair attempt"):
             grader_for(llm.url).grade(REFS.question, ANSWER, REFS)
@@ -89,7 +119,7 @@ def test_server_errors_are_retried_with_backoff():
     with FakeLLM() as llm:
         llm.script += [(500, {"error": {"message": "boom"}}), (503, {"error": {"message": "x"}})]
         g = grader_for(llm.url).grade(REFS.question, ANSWER, REFS)
-    assert g.score == 4 and len(llm.requests) == 3
+    assert g.covered and len(llm.requests) == 3
 
 
 def test_persistent_500_fails_clearly():
@@ -135,20 +165,24 @@ def test_no_reference_is_flagged_not_guessed():
     assert g.flags == ("no_reference",) and g.confidence < 0.1 and llm.requests == []
 
 
-@pytest.mark.parametrize("max_tokens", [200, 256, 512, 1024, 2048])
-def test_the_longest_reply_the_schema_allows_fits_the_token_budget(max_tokens):
+@pytest.mark.parametrize(
+    "max_tokens,points,wrongs",
+    [(200, 1, 0), (256, 3, 1), (512, 6, 4), (1024, 6, 4), (2048, 3, 2)],
+)
+def test_the_longest_reply_the_schema_allows_fits_the_token_budget(max_tokens, points, wrongs):
     # A weak model under constrained decoding fills every cap; the reply must still close
     # within max_tokens (~3 characters per token for English text).
-    schema = grade_schema(max_tokens, ["input", "q-1#v0"])
-    props = schema["properties"]
+    pids = [f"point-{n}" for n in range(points)]
+    wids = [f"m{n + 1}" for n in range(wrongs)]
+    schema = grade_schema(max_tokens, pids, wids)
 
     def fill(spec):
-        return (
-            [fill(spec["items"])] * spec["maxItems"]
-            if spec["type"] == "array"
-            else (spec["enum"][-1] if "enum" in spec else "x" * spec["maxLength"])
-        )
+        if spec["type"] == "array":
+            return [fill(spec["items"])] * spec["maxItems"]
+        if spec["type"] == "object":
+            return {k: fill(v) for k, v in spec["properties"].items()}
+        return spec["enum"][-1] if "enum" in spec else "x" * spec["maxLength"]
 
-    longest = {k: fill(v) for k, v in props.items()}
+    longest = fill(schema)
     assert len(json.dumps(longest, separators=(",", ":"))) <= 3 * max_tokens
-    assert parse_reply(json.dumps(longest), REFS).score == 5
+    parse_reply(json.dumps(longest), pids, wids)

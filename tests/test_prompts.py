@@ -5,23 +5,23 @@ from __future__ import annotations
 import jinja2
 import pytest
 
+from interviewer.claims import Claim
 from interviewer.grade import Reference
 from interviewer.prompts import available, render
 
 VARIABLES = {
-    "grade_v2": {},
-    "grade_v2.user": {
+    "grade_v3": {},
+    "grade_v3.user": {
         "question": "Q?",
         "answer": "A.",
-        "references": [Reference("r1", "bank", "Ref.", ("kp one",), "src")],
+        "points": [Claim("k1", "HBM is stacked.", weight=2.0)],
+        "wrongs": [{"id": "m1", "text": "HBM is slow."}],
+        "passages": [Reference("p1", "passage", "Passage.")],
     },
-    "followup_v1": {},
-    "followup_v1.user": {
-        "question": "Q?",
-        "missed": "kp",
-        "answer": "A.",
-        "references": [Reference("p1", "passage", "Passage.")],
-    },
+    "rubric_v1": {},
+    "rubric_v1.user": {"question": "Q?", "material": "Reference text."},
+    "followup_v2": {},
+    "followup_v2.user": {"question": "Q?", "probe": "How does it compare?", "answer": "A."},
 }
 
 
@@ -35,4 +35,4 @@ def test_every_prompt_renders():
 
 def test_undefined_variable_is_an_error():
     with pytest.raises(jinja2.UndefinedError):
-        render("grade_v2.user", question="Q?", references=[])
+        render("grade_v3.user", question="Q?", points=[], wrongs=[])

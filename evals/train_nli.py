@@ -1,0 +1,206 @@
+"""Train the claim checker: a 3-way NLI cross-encoder (entailment / neutral / contradiction)
+fine-tuned from the packaged all-MiniLM-L6-v2 weights. One command, fixed seed:
+
+    .venv/bin/python -m evals.train_nli            # both stages, then the test-split report
+    .venv/bin/python -m evals.train_nli --stage 2  # domain stage only, from out/nli/stage1
+
+Premise = what the candidate said, hypothesis = the claim checked (a key point or a
+misconception). Stage 1: the `train` split of ../shared/nli plus SciEntsBank `train`
+(student answer vs reference: correct -> entailment, contradictory -> contradiction,
+incorrect -> neutral). Stage 2: pairs made from the rubrics (key point vs its paraphrases,
+key point vs the misconceptions that contradict it, other key points as neutral) with a
+replay sample of stage 1's data. Rubrics of the in-domain eval's test-split questions are left
+out so that its report figures stay clean.
+
+The word-embedding table stays frozen (it is the packaged MiniLM's), so the shipped file holds
+only the rest, in fp16: `interviewer/data/nli/` (one weights file, replaced on retraining).
+About 70 minutes on 2 CPU cores; minutes on a GPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from interviewer.nli import LABELS, NLI_DIR, load_base, save_model
+from interviewer.rubrics import load_authored
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+WORK = Path("out/nli")
+SEED = 1234
+
+
+def nli_rows(split: str) -> list[tuple[str, str, int]]:
+    with gzip.open(SHARED / "nli" / "nli.jsonl.gz", "rt", encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f]
+    return [
+        (r["premise"], r["hypothesis"], LABELS.index(r["label"]))
+        for r in rows
+        if r["split"] == split
+    ]
+
+
+def scientsbank_rows() -> list[tuple[str, str, int]]:
+    label = {"correct": 0, "incorrect": 1, "contradictory": 2}
+    out = []
+    for line in (SHARED / "evaldata" / "scientsbank.jsonl").read_text("utf-8").splitlines():
+        r = json.loads(line)
+        if r["split"] == "train":
+            out.append((r["student_answer"], r["reference_answer"], label[r["label_3way"]]))
+    return out
+
+
+def indomain_test_questions() -> set[str]:
+    path = Path("interviewer/data/indomain.jsonl")
+    if not path.exists():
+        path = Path("evals/data/indomain.jsonl")
+    rows = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    return {r["question"].strip().lower() for r in rows if r["split"] == "test"}
+
+
+def rubric_rows(rng: random.Random) -> list[tuple[str, str, int]]:
+    held_out = indomain_test_questions()
+    rubrics = [
+        r
+        for r in load_authored().values()
+        if r.technical and r.question.strip().lower() not in held_out
+    ]
+    all_points = [kp.text for r in rubrics for kp in r.key_points]
+    out: list[tuple[str, str, int]] = []
+    for r in rubrics:
+        for kp in r.key_points:
+            for p in kp.paraphrases:
+                out.append((p, kp.text, 0))
+            out.append((kp.text, kp.text, 0))
+            for other in r.key_points:
+                if other.id != kp.id:
+                    out.append((other.text, kp.text, 1))
+                    out.extend((p, kp.text, 1) for p in other.paraphrases[:1])
+            out.append((rng.choice(all_points), kp.text, 1))
+        for m in r.misconceptions:
+            target = r.point(m.contradicts)
+            out.append((m.text, target.text, 2))
+            out.append((target.text, m.text, 2))
+            out.extend((p, m.text, 2) for p in target.paraphrases)
+            out.append((m.text, m.text, 0))
+            for other in r.key_points:
+                if other.id != target.id:
+                    out.append((other.text, m.text, 1))
+    return [row for row in out if row[0].strip() != "" and row[1].strip() != ""]
+
+
+def batches(
+    rows: list[tuple[str, str, int]], size: int, rng: random.Random
+) -> list[list[tuple[str, str, int]]]:
+    """Shuffled, then grouped by length in pools of 50 batches: less padding, still random."""
+    rows = rows[:]
+    rng.shuffle(rows)
+    out = []
+    pool = size * 50
+    for start in range(0, len(rows), pool):
+        chunk = sorted(rows[start : start + pool], key=lambda r: len(r[0]) + len(r[1]))
+        out.extend(chunk[i : i + size] for i in range(0, len(chunk), size))
+    rng.shuffle(out)
+    return out
+
+
+def train(model, tokenizer, rows, lr: float, epochs: int, rng: random.Random, log: str) -> None:  # type: ignore[no-untyped-def]
+    model.train()
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=lr, weight_decay=0.01)
+    plan = [b for _ in range(epochs) for b in batches(rows, 32, rng)]
+    sched = torch.optim.lr_scheduler.LambdaLR(
+        opt, lambda s: min(1.0, s / max(1, len(plan) // 20)) * max(0.0, 1 - s / len(plan))
+    )
+    t0 = time.time()
+    for step, b in enumerate(plan):
+        enc = tokenizer(
+            [r[0] for r in b],
+            [r[1] for r in b],
+            padding=True,
+            truncation=True,
+            max_length=128,
+            return_tensors="pt",
+        )
+        out = model(**enc, labels=torch.tensor([r[2] for r in b]))
+        out.loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        sched.step()
+        opt.zero_grad()
+        if step % 100 == 0:
+            rate = (step + 1) / (time.time() - t0)
+            print(
+                f"{log} step {step}/{len(plan)} loss {out.loss.item():.3f} "
+                f"({rate:.2f} steps/s, ~{(len(plan) - step) / rate / 60:.0f} min left)",
+                flush=True,
+            )
+    model.eval()
+
+
+@torch.inference_mode()
+def evaluate(model, tokenizer, rows) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    model.eval()
+    preds = []
+    order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))
+    out = np.zeros(len(rows), dtype=int)
+    for s in range(0, len(order), 64):
+        idx = order[s : s + 64]
+        enc = tokenizer(
+            [rows[i][0] for i in idx],
+            [rows[i][1] for i in idx],
+            padding=True,
+            truncation=True,
+            max_length=128,
+            return_tensors="pt",
+        )
+        out[idx] = model(**enc).logits.argmax(-1).numpy()
+    preds = out.tolist()
+    gold = [r[2] for r in rows]
+    acc = float(np.mean([p == g for p, g in zip(preds, gold, strict=True)]))
+    per = {}
+    for k, name in enumerate(LABELS):
+        tp = sum(p == k and g == k for p, g in zip(preds, gold, strict=True))
+        prec = tp / max(1, sum(p == k for p in preds))
+        rec = tp / max(1, sum(g == k for g in gold))
+        per[name] = {"precision": round(prec, 3), "recall": round(rec, 3)}
+    return {"n": len(rows), "accuracy": round(acc, 4), "per_label": per}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--stage", type=int, choices=(1, 2), default=1, help="start at this stage")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    rng = random.Random(SEED)
+    torch.manual_seed(SEED)
+    WORK.mkdir(parents=True, exist_ok=True)
+    model, tokenizer = load_base()
+    stage1 = WORK / "stage1.pt"
+    train1 = nli_rows("train") + scientsbank_rows()
+    if args.stage == 1:
+        print("stage 1:", len(train1), "pairs", Counter(r[2] for r in train1), flush=True)
+        train(model, tokenizer, train1, 5e-5, 1, rng, "stage1")
+        torch.save(model.state_dict(), stage1)
+    else:
+        model.load_state_dict(torch.load(stage1))
+    domain = rubric_rows(rng)
+    replay = rng.sample(train1, min(len(train1), 3 * len(domain)))
+    print("stage 2:", len(domain), "rubric pairs", Counter(r[2] for r in domain), flush=True)
+    train(model, tokenizer, domain * 2 + replay, 2e-5, 1, rng, "stage2")
+    report = {"nli_test": evaluate(model, tokenizer, nli_rows("test"))}
+    print(json.dumps(report, indent=1), flush=True)
+    save_model(model, NLI_DIR, report | {"seed": SEED, "stage1_pairs": len(train1)})
+
+
+if __name__ == "__main__":
+    main()

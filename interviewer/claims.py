@@ -1,0 +1,343 @@
+"""Claim verdicts: for each key point, did the answer state it, contradict it, or miss it;
+and which known misconceptions did it state. Every grader returns these, and `score()` turns
+them into the 0-5 grade of ../shared/GRADING_SCALE.md.
+
+The offline checker pairs each key point with the answer's most similar sentences, asks the
+NLI cross-encoder (`nli.py`), and keeps cheap exact checks beside it where they are sure:
+inverted comparatives, swapped entities, negation, numbers with the same unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from .nli import Entailment
+
+Verdict = Literal["covered", "contradicted", "missed"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A key point an answer is checked against."""
+
+    id: str
+    text: str
+    label: str = ""
+    weight: float = 1.0  # 2 for a core point, 1 for a supporting one
+    alternatives: tuple[str, ...] = ()  # paraphrases a correct answer may use
+    source: str = ""  # where the point comes from, for people
+
+    @property
+    def core(self) -> bool:
+        return self.weight >= 2.0
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A known misconception: a wrong claim and the key point it contradicts."""
+
+    text: str
+    contradicts: str
+
+
+@dataclass(frozen=True)
+class PointVerdict:
+    claim: Claim
+    verdict: Verdict
+    evidence: str = ""  # the answer sentence that decided it
+    credit: float = 0.0  # 0-1: how fully it was stated (1 for a clear entailment)
+    margin: float = 1.0  # 0-1: how far the deciding probability was from the threshold
+    decided_by: str = "nli"  # or "exact:<check>", "similarity", "llm"
+
+
+@dataclass(frozen=True)
+class StatedMisconception:
+    wrong: Wrong
+    evidence: str
+    probability: float = 1.0
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    points: tuple[PointVerdict, ...]
+    misconceptions: tuple[StatedMisconception, ...] = ()
+
+    def of(self, verdict: Verdict) -> tuple[PointVerdict, ...]:
+        return tuple(p for p in self.points if p.verdict == verdict)
+
+    @property
+    def coverage(self) -> float:
+        """Weighted share of the key points stated (contradicted ones count 0)."""
+        total = sum(p.claim.weight for p in self.points)
+        got = sum(p.claim.weight * p.credit for p in self.points if p.verdict != "contradicted")
+        return got / total if total else 0.0
+
+    def wrong_points(self) -> set[str]:
+        """Ids of key points contradicted outright or through a stated misconception."""
+        return {p.claim.id for p in self.of("contradicted")} | {
+            m.wrong.contradicts for m in self.misconceptions
+        }
+
+
+# ------------------------------------------------------------------ the scale
+def score(verdicts: Verdicts, estimate: float | None = None) -> tuple[int, float]:
+    """(score, unrounded) by the grading scale. `estimate` is a grader's own 0-5 estimate of
+    how much correct content the answer has (the offline grader's fitted model); without one,
+    the weighted coverage of the key points decides. Wrong claims then cap it:
+    a contradicted core point (or a misconception about one) caps at 1 (0 when nothing else is
+    right), a contradicted supporting point at 3, two or more wrong points at 2."""
+    points = verdicts.points
+    if not points:
+        return 0, 0.0
+    cov = verdicts.coverage
+    raw = 5.0 * cov if estimate is None else float(estimate)
+    wrong = verdicts.wrong_points()
+    by_id = {p.claim.id: p for p in points}
+    core_wrong = any(by_id[w].claim.core for w in wrong if w in by_id)
+    if core_wrong:
+        right = [p for p in points if p.verdict == "covered" and p.claim.id not in wrong]
+        raw = min(raw, 1.0 if right else 0.4)
+    elif len(wrong) >= 2:
+        raw = min(raw, 2.0)
+    elif wrong:
+        raw = min(raw, 3.0)
+    raw = float(np.clip(raw, 0.0, 5.0))
+    return int(np.clip(np.floor(raw + 0.5), 0, 5)), round(raw, 3)
+
+
+def confidence(verdicts: Verdicts, unrounded: float) -> float:
+    """How sure the grade is: the weakest deciding margin among the verdicts, and how far the
+    unrounded score sits from a rounding boundary."""
+    margins = [p.margin for p in verdicts.points] + [
+        min(1.0, 2 * abs(m.probability - 0.5)) for m in verdicts.misconceptions
+    ]
+    weakest = min(margins) if margins else 0.5
+    edge = 1.0 - 2 * abs(unrounded - np.floor(unrounded + 0.5))  # 1 at .0, 0 at .5
+    return round(float(0.35 + 0.4 * weakest + 0.25 * edge), 2)
+
+
+# ------------------------------------------------------------------ exact checks
+_ANTONYMS = [
+    ("higher", "lower"),
+    ("faster", "slower"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("larger", "smaller"),
+    ("bigger", "smaller"),
+    ("greater", "smaller"),
+    ("wider", "narrower"),
+    ("increases", "decreases"),
+    ("increase", "decrease"),
+    ("raises", "lowers"),
+    ("cheaper", "costlier"),
+    ("cheaper", "more expensive"),
+    ("before", "after"),
+    ("above", "below"),
+    ("latency-bound", "throughput-bound"),
+    ("memory-bound", "compute-bound"),
+    ("synchronous", "asynchronous"),
+    ("static", "dynamic"),
+    ("always", "never"),
+]
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _ANTONYMS:
+    _OPPOSITE.setdefault(_a, set()).add(_b)
+    _OPPOSITE.setdefault(_b, set()).add(_a)
+_COMPARATIVE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _OPPOSITE), key=len, reverse=True)) + r")\b", re.I
+)
+_NEGATION = re.compile(
+    r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I
+)
+_NUMBER = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
+    r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts)\b",
+    re.I,
+)
+_TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
+_SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
+
+
+def _terms(text: str) -> list[str]:
+    return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
+
+
+def exact_contradiction(point: str, sentence: str) -> str | None:
+    """A sure contradiction between a key point and one answer sentence on the same subject,
+    by name of the check that found it, else None."""
+    p_words = set(_terms(point))
+    s_words = set(_terms(sentence))
+    if len(p_words & s_words) < 2:
+        return None
+    pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
+    sc = [m.group(1).lower() for m in _COMPARATIVE.finditer(sentence)]
+    if pc and sc:
+        p_cmp, s_cmp = pc[0], sc[0]
+        p_left, p_right = _sides(point, p_cmp)
+        s_left, s_right = _sides(sentence, s_cmp)
+        same_side = bool(p_left & s_left) or bool(p_right & s_right)
+        swapped = bool(p_left & s_right) and bool(p_right & s_left) and not same_side
+        if s_cmp in _OPPOSITE.get(p_cmp, set()) and same_side and not swapped:
+            return "exact:comparative"
+        if s_cmp == p_cmp and swapped:
+            return "exact:swapped"
+    p_neg = bool(_NEGATION.search(point))
+    s_neg = bool(_NEGATION.search(sentence))
+    if p_neg != s_neg:
+        pw, sw = p_words, s_words
+        if len(pw & sw) >= 0.8 * max(1, min(len(pw), len(sw))) and len(pw & sw) >= 3:
+            return "exact:negation"
+    pn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(point)}
+    sn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(sentence)}
+    if len(pn) == 1 and len(sn) == 1:
+        (pu, pv), (su, sv) = next(iter(pn)), next(iter(sn))
+        if pu == su and pv > 0 and sv > 0 and max(pv, sv) / min(pv, sv) >= 2.5:
+            return "exact:number"
+    return None
+
+
+def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
+    at = text.lower().find(word)
+    return set(_terms(text[:at])), set(_terms(text[at + len(word) :]))
+
+
+# ------------------------------------------------------------------ the offline checker
+@dataclass(frozen=True)
+class Thresholds:
+    entail: float = 0.5  # P(entailment) at or above which a point is covered
+    contradict: float = 0.6  # P(contradiction) at or above which it is contradicted
+    stated: float = 0.6  # P(entailment) of a misconception at or above which it was stated
+    min_sim: float = 0.3  # a sentence less similar than this to a point is not asked about
+    top_k: int = 2  # the answer sentences asked about per point
+
+
+@dataclass(frozen=True)
+class Case:
+    """One answer to check: its sentences with their unit vectors, and what to check."""
+
+    sentences: tuple[str, ...]
+    vectors: np.ndarray  # (len(sentences), dim)
+    claims: tuple[Claim, ...]
+    claim_vectors: np.ndarray  # (len(claims), dim): best over each claim's text and alternatives
+    wrongs: tuple[Wrong, ...] = ()
+    wrong_vectors: np.ndarray | None = None
+
+
+Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
+
+
+def check_many(
+    cases: Sequence[Case], nli: Entailment | None, th: Thresholds = Thresholds()
+) -> list[Verdicts]:
+    """Verdicts for many answers with one batched NLI call."""
+    pairs: list[tuple[str, str]] = []
+    claim_asks: list[list[list[Ask]]] = []
+    wrong_asks: list[list[list[Ask]]] = []
+    for case in cases:
+        claim_asks.append(
+            [
+                _ask(case, case.claim_vectors[n], c.text, th, pairs)
+                for n, c in enumerate(case.claims)
+            ]
+        )
+        wv = case.wrong_vectors
+        wrong_asks.append(
+            [_ask(case, wv[n], w.text, th, pairs) for n, w in enumerate(case.wrongs)]
+            if wv is not None
+            else []
+        )
+    probs = nli.probabilities(pairs) if (nli is not None and pairs) else None
+    return [
+        _decide(case, ca, wa, probs, th)
+        for case, ca, wa in zip(cases, claim_asks, wrong_asks, strict=True)
+    ]
+
+
+def _ask(
+    case: Case, vec: np.ndarray, claim: str, th: Thresholds, pairs: list[tuple[str, str]]
+) -> list[Ask]:
+    """Queue (sentence, claim) pairs for the most similar sentences, most similar first."""
+    if not case.sentences:
+        return []
+    sims = case.vectors @ vec
+    out = []
+    for i in np.argsort(-sims)[: th.top_k]:
+        if sims[i] >= th.min_sim:
+            out.append((len(pairs), int(i), float(sims[i])))
+            pairs.append((case.sentences[int(i)], claim))
+    return out
+
+
+def _decide(
+    case: Case,
+    claim_asks: list[list[Ask]],
+    wrong_asks: list[list[Ask]],
+    probs: np.ndarray | None,
+    th: Thresholds,
+) -> Verdicts:
+    def p(a: Ask) -> np.ndarray:
+        # Without a model: similarity alone can only say "probably stated", never "wrong".
+        if probs is None:
+            return np.asarray([1.0 if a[2] >= 0.7 else a[2] / 1.4, 0.0, 0.0])
+        return probs[a[0]]
+
+    verdicts = []
+    for claim, asked in zip(case.claims, claim_asks, strict=True):
+        if not asked:
+            verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))
+            continue
+        best_e = max(asked, key=lambda a: p(a)[0])
+        best_c = max(asked, key=lambda a: p(a)[2])
+        e, c = float(p(best_e)[0]), float(p(best_c)[2])
+        top = asked[0]
+        exact = exact_contradiction(claim.text, case.sentences[top[1]]) if top[2] >= 0.5 else None
+        if exact and e < 0.9:
+            verdicts.append(
+                PointVerdict(claim, "contradicted", case.sentences[top[1]], 0.0, 0.9, exact)
+            )
+        elif c >= th.contradict and c > e:
+            verdicts.append(
+                PointVerdict(
+                    claim, "contradicted", case.sentences[best_c[1]], 0.0, _margin(c, th.contradict)
+                )
+            )
+        elif e >= th.entail:
+            verdicts.append(
+                PointVerdict(
+                    claim, "covered", case.sentences[best_e[1]], 1.0, _margin(e, th.entail)
+                )
+            )
+        else:  # partly stated at most: the entailment probability as fractional credit
+            verdicts.append(PointVerdict(claim, "missed", "", round(e, 3), _margin(e, th.entail)))
+    stated = []
+    for wrong, asked in zip(case.wrongs, wrong_asks, strict=True):
+        if asked and probs is not None:
+            best = max(asked, key=lambda a: p(a)[0])
+            if (pe := float(p(best)[0])) >= th.stated:
+                stated.append(StatedMisconception(wrong, case.sentences[best[1]], round(pe, 3)))
+    # A stated misconception marks its key point contradicted, never covered.
+    by_point = {m.wrong.contradicts: m for m in stated}
+    verdicts = [
+        PointVerdict(
+            v.claim,
+            "contradicted",
+            by_point[v.claim.id].evidence,
+            0.0,
+            _margin(by_point[v.claim.id].probability, th.stated),
+            "misconception",
+        )
+        if v.claim.id in by_point and v.verdict != "contradicted"
+        else v
+        for v in verdicts
+    ]
+    return Verdicts(tuple(verdicts), tuple(stated))
+
+
+def _margin(p: float, threshold: float) -> float:
+    span = (1.0 - threshold) if p >= threshold else threshold
+    return round(min(1.0, abs(p - threshold) / max(span, 1e-6)), 3)

@@ -1,0 +1,152 @@
+"""The claim checker's model: a 3-way NLI cross-encoder trained by `evals/train_nli.py`.
+
+Premise = a sentence the candidate said, hypothesis = a claim (a key point or a misconception).
+The shipped weights (`data/nli/`) leave out the word-embedding table, which stays the packaged
+all-MiniLM-L6-v2's (frozen in training), so the file stays under 25 MB. Loaded on first use.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from .embeddings import _packaged_model_path
+from .errors import DependencyError
+
+LABELS = ("entailment", "neutral", "contradiction")
+NLI_DIR = Path(__file__).parent / "data" / "nli"
+WEIGHTS = "weights.safetensors"
+WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
+
+
+class Entailment(Protocol):
+    name: str
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """(n, 3) probabilities of entailment, neutral, contradiction per (premise, claim)."""
+        ...
+
+
+def _transformers() -> Any:
+    try:
+        import transformers
+    except ImportError as e:  # pragma: no cover - declared dependency (sentence-transformers)
+        raise DependencyError("transformers is not installed") from e
+    transformers.logging.set_verbosity_error()
+    return transformers
+
+
+def load_base() -> tuple[Any, Any]:
+    """The untrained classifier on MiniLM's encoder, word embeddings frozen (training only)."""
+    tf = _transformers()
+    path = _packaged_model_path()
+    tokenizer = tf.AutoTokenizer.from_pretrained(path)
+    model = tf.BertForSequenceClassification.from_pretrained(
+        path, num_labels=len(LABELS), id2label=dict(enumerate(LABELS))
+    )
+    model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
+    return model, tokenizer
+
+
+def save_model(model: Any, folder: Path, report: dict[str, Any]) -> None:
+    from safetensors.torch import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    state = {
+        k: v.detach().to("cpu").half().contiguous()
+        for k, v in model.state_dict().items()
+        if k != WORD_EMBEDDINGS and "position_ids" not in k
+    }
+    save_file(state, str(folder / WEIGHTS))
+    model.config.to_json_file(str(folder / "config.json"))
+    (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
+
+
+class CrossEncoderNLI:
+    """Loads the shipped weights on first call; batches pairs sorted by length."""
+
+    def __init__(self, folder: Path = NLI_DIR, batch_size: int = 32) -> None:
+        self.folder = folder
+        self.batch_size = batch_size
+        self.name = f"nli-minilm-l6@{folder.name}"
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def available(self) -> bool:
+        return (self.folder / WEIGHTS).exists()
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._model is None:
+                if not self.available:
+                    raise DependencyError(
+                        f"the claim checker's weights are missing from {self.folder}: "
+                        "run `python -m evals.train_nli`"
+                    )
+                import torch
+                from safetensors.torch import load_file
+
+                tf = _transformers()
+                base = _packaged_model_path()
+                config = tf.BertConfig.from_json_file(str(self.folder / "config.json"))
+                model = tf.BertForSequenceClassification(config)
+                state = {k: v.float() for k, v in load_file(str(self.folder / WEIGHTS)).items()}
+                state[WORD_EMBEDDINGS] = _word_embeddings(base)
+                missing, unexpected = model.load_state_dict(state, strict=False)
+                if unexpected or [m for m in missing if "position_ids" not in m]:
+                    raise DependencyError(f"{self.folder} does not match the model: {missing}")
+                model.eval()
+                # int8 linear layers: about twice as fast on CPU, same verdicts within noise.
+                self._model = torch.ao.quantization.quantize_dynamic(
+                    model, {torch.nn.Linear}, dtype=torch.qint8
+                )
+                self._tokenizer = tf.AutoTokenizer.from_pretrained(base)
+        return self._model, self._tokenizer
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+        if not pairs:
+            return out
+        import torch
+
+        model, tokenizer = self._load()
+        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+        with torch.inference_mode():
+            for start in range(0, len(order), self.batch_size):
+                idx = order[start : start + self.batch_size]
+                enc = tokenizer(
+                    [pairs[i][0] for i in idx],
+                    [pairs[i][1] for i in idx],
+                    padding=True,
+                    truncation=True,
+                    max_length=128,
+                    return_tensors="pt",
+                )
+                out[idx] = torch.softmax(model(**enc).logits, -1).numpy()
+        return out
+
+
+def _word_embeddings(model_path: str) -> Any:
+    from safetensors.torch import load_file
+
+    for name in ("model.safetensors",):
+        f = Path(model_path) / name
+        if f.exists():
+            state = load_file(str(f))
+            for key in (WORD_EMBEDDINGS, "embeddings.word_embeddings.weight"):
+                if key in state:
+                    return state[key].float()
+    raise DependencyError(f"no word embeddings found in {model_path}")
+
+
+@lru_cache(maxsize=1)
+def default_nli() -> CrossEncoderNLI:
+    return CrossEncoderNLI()

@@ -1,0 +1,381 @@
+"""Rubrics: per question, what a good answer says and what a wrong one says.
+
+Authored rubrics ship in `corpus/rubrics/*.yaml` (one file per guide, keyed by the bank
+question id). Rubrics for the user's own documents live in `DATA_DIR/rubrics/*.yaml`:
+`auto` ones made at ingest from the reference's whole sentences, `llm` ones written by
+`interviewer rubrics build --llm`. A person may edit any of them; an edited entry is kept.
+Precedence when several exist for one question: authored > a person's edit > llm > auto.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .config import resource_dir
+from .errors import InputError
+
+Weight = Literal["core", "supporting"]
+Origin = Literal["authored", "passages", "llm", "auto"]
+ORIGIN_RANK = {"authored": 4, "passages": 4, "llm": 2, "auto": 1}
+WEIGHTS = {"core": 2.0, "supporting": 1.0}
+
+
+@dataclass(frozen=True)
+class KeyPoint:
+    id: str
+    text: str  # one self-contained claim, a whole sentence
+    label: str  # a few words, for speech and lists
+    weight: Weight
+    probe: str  # a follow-up question that draws the point out without stating it
+    paraphrases: tuple[str, ...] = ()  # other ways a correct answer says it (terse, spoken)
+
+    @property
+    def value(self) -> float:
+        return WEIGHTS[self.weight]
+
+
+@dataclass(frozen=True)
+class Misconception:
+    text: str  # a wrong claim a candidate plausibly makes
+    contradicts: str  # the id of the key point it contradicts
+
+
+@dataclass(frozen=True)
+class Rubric:
+    question_id: str
+    question: str
+    origin: Origin
+    technical: bool = True
+    key_points: tuple[KeyPoint, ...] = ()
+    misconceptions: tuple[Misconception, ...] = ()
+    model_answer: str = ""
+    hints: tuple[str, ...] = ()
+    note: str = ""  # e.g. where the guides disagree
+    edited: bool = False  # a person changed a generated rubric: rebuilding keeps it
+
+    def point(self, point_id: str) -> KeyPoint:
+        for kp in self.key_points:
+            if kp.id == point_id:
+                return kp
+        raise KeyError(point_id)
+
+    def ordered(self) -> tuple[KeyPoint, ...]:
+        """Core points first, each group in the authored order."""
+        return tuple(sorted(self.key_points, key=lambda k: k.weight != "core"))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.question_id,
+            "question": self.question,
+            "origin": self.origin,
+            "technical": self.technical,
+        }
+        if not self.technical:
+            return d
+        d["key_points"] = [
+            {
+                "id": k.id,
+                "label": k.label,
+                "weight": k.weight,
+                "text": k.text,
+                "probe": k.probe,
+                **({"paraphrases": list(k.paraphrases)} if k.paraphrases else {}),
+            }
+            for k in self.key_points
+        ]
+        d["misconceptions"] = [
+            {"text": m.text, "contradicts": m.contradicts} for m in self.misconceptions
+        ]
+        d["model_answer"] = self.model_answer
+        d["hints"] = list(self.hints)
+        if self.note:
+            d["note"] = self.note
+        if self.edited:
+            d["edited"] = True
+        return d
+
+
+# ---------------------------------------------------------------- the YAML trust boundary
+class _KeyPointIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]*$")
+    label: str = Field(min_length=2, max_length=60)
+    weight: Weight
+    text: str = Field(min_length=10)
+    probe: str = Field(min_length=10)
+    paraphrases: list[str] = []
+
+
+class _MisconceptionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=5)
+    contradicts: str
+
+
+class _RubricIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    id: str = Field(pattern=r"^q-[0-9a-f]{10}$")
+    question: str
+    origin: Origin = "authored"
+    technical: bool = True
+    key_points: list[_KeyPointIn] = []
+    misconceptions: list[_MisconceptionIn] = []
+    model_answer: str = ""
+    hints: list[str] = []
+    note: str = ""
+    edited: bool = False
+
+    @model_validator(mode="after")
+    def _complete(self) -> _RubricIn:
+        if not self.technical:
+            return self
+        if not 1 <= len(self.key_points) <= 8:
+            raise ValueError(f"{len(self.key_points)} key points (want 2-6)")
+        ids = [k.id for k in self.key_points]
+        if len(set(ids)) != len(ids):
+            raise ValueError("key point ids repeat")
+        for m in self.misconceptions:
+            if m.contradicts not in ids:
+                raise ValueError(f"misconception names unknown key point {m.contradicts!r}")
+        if not self.model_answer.strip():
+            raise ValueError("no model answer")
+        return self
+
+    def record(self) -> Rubric:
+        return Rubric(
+            question_id=self.id,
+            question=self.question,
+            origin=self.origin,
+            technical=self.technical,
+            key_points=tuple(
+                KeyPoint(
+                    k.id,
+                    _clean(k.text),
+                    k.label.strip(),
+                    k.weight,
+                    _clean(k.probe),
+                    tuple(_clean(p) for p in k.paraphrases),
+                )
+                for k in self.key_points
+            ),
+            misconceptions=tuple(
+                Misconception(_clean(m.text), m.contradicts) for m in self.misconceptions
+            ),
+            model_answer=" ".join(self.model_answer.split()),
+            hints=tuple(_clean(h) for h in self.hints),
+            note=" ".join(self.note.split()),
+            edited=self.edited,
+        )
+
+
+def _clean(text: str) -> str:
+    return " ".join(text.split())
+
+
+def parse_file(path: Path) -> list[Rubric]:
+    """One YAML file's rubrics; a clear InputError naming the file and entry otherwise."""
+    try:
+        data = yaml.safe_load(path.read_text("utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+        raise InputError(f"{path}: not a readable rubric file ({e})") from e
+    entries = data.get("rubrics", []) if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise InputError(f"{path}: expected a mapping with a 'rubrics' list")
+    out = []
+    for n, entry in enumerate(entries):
+        try:
+            out.append(_RubricIn.model_validate(entry).record())
+        except ValidationError as e:
+            where = entry.get("id", f"entry {n}") if isinstance(entry, dict) else f"entry {n}"
+            err = e.errors()[0]
+            loc = ".".join(str(x) for x in err["loc"])
+            raise InputError(f"{path}: {where}: {loc}: {err['msg']}") from e
+    return out
+
+
+def dump_file(path: Path, rubrics: Iterable[Rubric], header: str = "") -> None:
+    body = yaml.safe_dump(
+        {"rubrics": [r.to_dict() for r in rubrics]},
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+    )
+    tmp = path.with_suffix(".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp.write_text((f"# {header}\n" if header else "") + body, "utf-8")
+    tmp.replace(path)
+
+
+def authored_dir() -> Path:
+    return resource_dir("corpus") / "rubrics"
+
+
+@lru_cache(maxsize=4)
+def load_authored(folder: Path | None = None) -> dict[str, Rubric]:
+    return _load_folder(folder or authored_dir())
+
+
+def _load_folder(folder: Path) -> dict[str, Rubric]:
+    out: dict[str, Rubric] = {}
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        for r in parse_file(path):
+            if r.question_id in out:
+                raise InputError(f"{path}: {r.question_id} has a rubric in another file too")
+            out[r.question_id] = r
+    return out
+
+
+def rank(r: Rubric) -> int:
+    return ORIGIN_RANK[r.origin] + (3 if r.edited else 0)
+
+
+class Rubrics:
+    """Every rubric known: authored ones and the user's, the best one per question."""
+
+    def __init__(self, authored: dict[str, Rubric], user: dict[str, Rubric]) -> None:
+        self._by_id = dict(authored)
+        for qid, r in user.items():
+            if qid not in self._by_id or rank(r) > rank(self._by_id[qid]):
+                self._by_id[qid] = r
+
+    @classmethod
+    def load(cls, data_dir: Path | None = None) -> Rubrics:
+        user = _load_folder(data_dir / "rubrics") if data_dir else {}
+        return cls(load_authored(), user)
+
+    def get(self, question_id: str | None) -> Rubric | None:
+        return self._by_id.get(question_id) if question_id else None
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __iter__(self) -> Iterator[Rubric]:
+        return iter(self._by_id.values())
+
+
+# ---------------------------------------------------------------- automatic rubrics
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
+# Words run together by a page dump ("fragmentationPYTORCH_CUDA", "GPUs.Next"); product names
+# in camel case (FlashAttention, InfiniBand, vLLM, cuDNN) are fine.
+_GLUED = re.compile(r"[a-z]{3}[A-Z]{2}[A-Z_]+|[a-z]{2}[.;][A-Z][a-z]")
+
+
+def whole_sentences(text: str, limit: int = 6) -> list[str]:
+    """A reference's sentences that read on their own: start with a capital or digit, end
+    with punctuation, have a verb-sized length, no glued words. Bullets become sentences."""
+    lines = [ln.strip(" -•*\t") for ln in re.split(r"\n+|(?<=\S)\s+[-•*]\s+", text)]
+    out: list[str] = []
+    for line in lines:
+        for s in _SENTENCE_END.split(line):
+            s = " ".join(s.split()).strip()
+            if not s:
+                continue
+            if s[-1] not in ".!?":
+                s += "."
+            words = s.split()
+            if (
+                3 <= len(words) <= 45
+                and (s[0].isupper() or s[0].isdigit())
+                and not _GLUED.search(s)
+                and not s.endswith(":.")
+            ):
+                out.append(s[0].upper() + s[1:])
+    return list(dict.fromkeys(out))[:limit]
+
+
+def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | None:
+    """Key points from the reference's whole sentences; probes and hints that name the
+    question's subject, never the point's claim. None when no sentence stands on its own."""
+    sentences = whole_sentences(reference)
+    if not sentences:
+        return None
+    points = tuple(
+        KeyPoint(
+            f"p{n + 1}",
+            s,
+            f"point {n + 1}",
+            "core" if n == 0 else "supporting",
+            "What else would you add to your answer? Think about the mechanism behind it."
+            if n
+            else "Could you go one level deeper: what is the main idea, and why does it hold?",
+        )
+        for n, s in enumerate(sentences)
+    )
+    return Rubric(
+        question_id=question_id,
+        question=question,
+        origin="auto",
+        key_points=points,
+        model_answer=" ".join(sentences),
+        hints=(
+            "Start with a one-sentence definition, then say why it matters.",
+            "Name the main mechanism involved and give one concrete example.",
+        ),
+    )
+
+
+# ---------------------------------------------------------------- review checks
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+(?:[.'][a-z0-9]+)*", text.lower())
+
+
+def shares_run(a: str, b: str, n: int = 6) -> bool:
+    """Whether `a` and `b` share a run of `n` consecutive words."""
+    wa, wb = _words(a), _words(b)
+    runs = {tuple(wa[i : i + n]) for i in range(len(wa) - n + 1)}
+    return any(tuple(wb[i : i + n]) in runs for i in range(len(wb) - n + 1))
+
+
+def is_whole_sentence(text: str, min_words: int = 4) -> bool:
+    return (
+        len(text.split()) >= min_words
+        and (text[0].isupper() or text[0].isdigit())
+        and text[-1] in ".!?"
+        and not _GLUED.search(text)
+    )
+
+
+def lint(r: Rubric) -> list[str]:
+    """What a reviewer would reject in an authored rubric (empty when it is fine)."""
+    if not r.technical:
+        return []
+    problems = []
+    if not 2 <= len(r.key_points) <= 6:
+        problems.append(f"{len(r.key_points)} key points (want 2-6)")
+    if not any(k.weight == "core" for k in r.key_points):
+        problems.append("no core key point")
+    if not 1 <= len(r.misconceptions) <= 4:
+        problems.append(f"{len(r.misconceptions)} misconceptions (want 1-4)")
+    if not 2 <= len(r.hints) <= 3:
+        problems.append(f"{len(r.hints)} hints (want 2-3)")
+    if len(set(r.hints)) != len(r.hints):
+        problems.append("hints repeat")
+    n = len(r.model_answer.split())
+    if not 30 <= n <= 260:
+        problems.append(f"model answer is {n} words (want 40-200)")
+    texts = [k.text for k in r.key_points]
+    for k in r.key_points:
+        for field, text in [("text", k.text), *(("paraphrase", p) for p in k.paraphrases)]:
+            if not is_whole_sentence(text, 4 if field == "text" else 2):
+                problems.append(f"{k.id}: {field} is not a whole sentence: {text!r}")
+        if not k.probe.endswith("?"):
+            problems.append(f"{k.id}: probe is not a question")
+    for m in r.misconceptions:
+        if not is_whole_sentence(m.text):
+            problems.append(f"misconception is not a whole sentence: {m.text!r}")
+    for label, text in [
+        *((f"probe {k.id}", k.probe) for k in r.key_points),
+        *((f"hint {i + 1}", h) for i, h in enumerate(r.hints)),
+    ]:
+        for kp in texts:
+            if shares_run(kp, text):
+                problems.append(f"{label} states a key point's claim: {text!r}")
+    return problems

@@ -77,23 +77,34 @@ def rubric_rows(rng: random.Random) -> list[tuple[str, str, int]]:
     out: list[tuple[str, str, int]] = []
     for r in rubrics:
         for kp in r.key_points:
-            for p in kp.paraphrases:
-                out.append((p, kp.text, 0))
-            out.append((kp.text, kp.text, 0))
-            for other in r.key_points:
-                if other.id != kp.id:
-                    out.append((other.text, kp.text, 1))
-                    out.extend((p, kp.text, 1) for p in other.paraphrases[:1])
+            others = [o for o in r.key_points if o.id != kp.id]
+            says = [kp.text, *kp.paraphrases]
+            out.extend((p, kp.text, 0) for p in says)
             out.append((rng.choice(all_points), kp.text, 1))
+            if others:
+                other = rng.choice(others)
+                out.append((rng.choice([other.text, *other.paraphrases]), kp.text, 1))
+                # Answers say several things in one breath: the point inside a longer premise.
+                out.append(
+                    (
+                        f"{rng.choice(says)} {rng.choice([other.text, *other.paraphrases])}",
+                        kp.text,
+                        0,
+                    )
+                )
         for m in r.misconceptions:
             target = r.point(m.contradicts)
             out.append((m.text, target.text, 2))
             out.append((target.text, m.text, 2))
             out.extend((p, m.text, 2) for p in target.paraphrases)
             out.append((m.text, m.text, 0))
-            for other in r.key_points:
-                if other.id != target.id:
-                    out.append((other.text, m.text, 1))
+            others = [o for o in r.key_points if o.id != target.id]
+            if others:
+                other = rng.choice(others)
+                out.append((other.text, m.text, 1))
+                out.append(
+                    (f"{rng.choice([other.text, *other.paraphrases])} {m.text}", target.text, 2)
+                )
     return [row for row in out if row[0].strip() != "" and row[1].strip() != ""]
 
 
@@ -194,9 +205,11 @@ def main() -> None:
     else:
         model.load_state_dict(torch.load(stage1))
     domain = rubric_rows(rng)
-    replay = rng.sample(train1, min(len(train1), 3 * len(domain)))
+    # As much general data again as domain data: the technical pairs teach the domain without
+    # the model forgetting what the general pairs taught it.
+    replay = rng.sample(train1, min(len(train1), len(domain)))
     print("stage 2:", len(domain), "rubric pairs", Counter(r[2] for r in domain), flush=True)
-    train(model, tokenizer, domain * 2 + replay, 2e-5, 1, rng, "stage2")
+    train(model, tokenizer, domain + replay, 3e-5, 1, rng, "stage2")
     report = {"nli_test": evaluate(model, tokenizer, nli_rows("test"))}
     print(json.dumps(report, indent=1), flush=True)
     save_model(model, NLI_DIR, report | {"seed": SEED, "stage1_pairs": len(train1)})

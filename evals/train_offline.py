@@ -200,9 +200,15 @@ def main() -> None:
         "input": head(x[given], y[given], w[given], USE_INPUT)
         | {"trained_on": "mohler dev + saf train", "use": USE_INPUT},
     }
+    # The claim-verdict settings are chosen afterwards by evals/tune_claims.py: keep them.
+    previous = json.loads(MODEL_FILE.read_text("utf-8")) if MODEL_FILE.exists() else {}
+    kept = {
+        k: previous[k] for k in ("verdict_weight", "thresholds", "claims_tuned_on") if k in previous
+    }
     MODEL_FILE.write_text(
         json.dumps(
-            {
+            kept
+            | {
                 "name": "offline-linear-v4",
                 "features": list(FEATURES),
                 "heads": heads,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +19,7 @@ from .grade import Grade, ReferenceSet
 from .grader import Grader
 from .index import Index
 from .references import gather
+from .rows import check_input, done_keys, read_rows
 
 GRADE_FIELDS = (
     "score",
@@ -34,6 +35,9 @@ GRADE_FIELDS = (
     "model",
     "prompt_version",
     "decided_by",
+    "rubric",
+    "claim_checker",
+    "claims",
 )
 CHUNK = 256  # answers per call to a batched grader (offline: length-sorted batches pad less)
 
@@ -67,36 +71,6 @@ class Summary:
         return round(statistics.fmean(self.scores), 3) if self.scores else None
 
 
-def read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
-    """(line number, raw row or None, problem or None) for every data line of INPUT."""
-    suffix = path.suffix.lower()
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    if suffix == ".jsonl":
-        with path.open(encoding="utf-8", errors="replace") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    row = json.loads(line)
-                except json.JSONDecodeError as e:
-                    yield n, None, f"not valid JSON ({e.msg})"
-                    continue
-                yield (n, row, None) if isinstance(row, dict) else (n, None, "not a JSON object")
-    elif suffix == ".csv":
-        with path.open(encoding="utf-8-sig", errors="replace", newline="") as f:
-            reader = csv.DictReader(f)
-            if not reader.fieldnames or not {"question", "answer"} <= set(reader.fieldnames):
-                raise InputError(f"{path}: the CSV header needs 'question' and 'answer' columns")
-            for row in reader:
-                if None in row:
-                    yield reader.line_num, None, "more fields than the header has"
-                else:
-                    yield reader.line_num, dict(row), None
-    else:
-        raise InputError(f"{path}: input must be .csv or .jsonl")
-
-
 def row_key(raw: dict[str, Any], line: int) -> str:
     return str(raw.get("id") or f"line-{line}")
 
@@ -118,6 +92,9 @@ def output_row(raw: dict[str, Any], key: str, g: Grade) -> dict[str, Any]:
         model=g.provenance.model,
         prompt_version=g.provenance.prompt_version,
         decided_by=g.provenance.decided_by,
+        rubric=g.provenance.rubric,
+        claim_checker=g.provenance.claim_checker,
+        claims=[{"point": c.point, "verdict": c.verdict, "evidence": c.evidence} for c in g.claims],
     )
     return out
 
@@ -146,33 +123,20 @@ class Writer:
                 self.fieldnames = list(flat)
                 csv.writer(self.f).writerow(self.fieldnames)
             csv.DictWriter(self.f, self.fieldnames, extrasaction="ignore").writerow(flat)
-        else:
-            self.f.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:  # strict JSON out: no NaN or Infinity
+            self.f.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
         self.f.flush()
 
     def close(self) -> None:
         self.f.close()
 
 
-def done_keys(output: Path) -> set[str]:
-    """Rows already graded. Rows that failed before are retried on --resume (the endpoint may
-    be back); the ones that fail again are recorded again."""
-    keys: set[str] = set()
-    if output.exists():
-        if output.suffix.lower() == ".csv":
-            with output.open(encoding="utf-8", newline="") as f:
-                keys |= {r["id"] for r in csv.DictReader(f) if r.get("id")}
-        else:
-            for line in output.read_text("utf-8").splitlines():
-                try:
-                    keys.add(str(json.loads(line)["id"]))
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    continue  # a line cut off by a kill: that row is graded again
-    return keys
-
-
 def errors_path(output: Path) -> Path:
     return output.with_name(output.name + ".errors.jsonl")
+
+
+def review_path(output: Path) -> Path:
+    return output.with_name(output.name + ".review.jsonl")
 
 
 def grade_file(
@@ -184,14 +148,23 @@ def grade_file(
     concurrency: int = 4,
     resume: bool = False,
     progress: Callable[[int], object] | None = None,
+    review_below: float | None = None,
 ) -> Summary:
+    """Grade every row of INPUT into OUTPUT; with `review_below`, grades whose confidence is
+    lower also go to OUTPUT.review.jsonl for a person to check."""
     errs_path = errors_path(output)
+    check_input(input_path)  # a bad input or output path is an error before any work
+    if output.suffix.lower() not in (".csv", ".jsonl"):
+        raise InputError(f"{output}: output must be .csv or .jsonl")
+    if not output.parent.is_dir():
+        raise InputError(f"{output.parent}: no such folder for the output")
     if output.exists() and not resume:
         raise InputError(f"{output} exists: pass --resume to continue it, or remove it")
     skip = done_keys(output) if resume else set()
     summary = Summary(grader=grader.name)
     writer = Writer(output, resume)
     errs = errs_path.open("w", encoding="utf-8")  # failed rows are retried, so rewritten
+    review = Writer(review_path(output), resume) if review_below is not None else None
     refs_cache: dict[tuple[str, str | None], ReferenceSet] = {}
 
     def fail(line: int, key: str, reason: str) -> None:
@@ -206,7 +179,10 @@ def grade_file(
         return refs_cache[cache_key]
 
     def done(job: tuple[int, str, dict[str, Any]], grade: Grade) -> None:
-        writer.write(output_row(job[2], job[1], grade))
+        row = output_row(job[2], job[1], grade)
+        writer.write(row)
+        if review is not None and review_below is not None and grade.confidence < review_below:
+            review.write(row)
         summary.graded += 1
         summary.scores.append(grade.score)
 
@@ -215,14 +191,14 @@ def grade_file(
     def flush_chunk() -> None:
         try:
             grades = grader.grade_many([item for _, item in pending])
-        except InterviewerError:
+        except Exception:  # whatever one row does, the others are graded
             grades = []
         if len(grades) != len(pending):  # fall back to one by one to isolate the bad row
             for job, item in pending:
                 try:
                     done(job, grader.grade_many([item])[0])
-                except InterviewerError as e:
-                    fail(job[0], job[1], str(e))
+                except Exception as e:
+                    fail(job[0], job[1], _reason(e))
         else:
             for (job, _), g in zip(pending, grades, strict=True):
                 done(job, g)
@@ -243,14 +219,19 @@ def grade_file(
             job = running.pop(fut)
             try:
                 done(job, fut.result()[0])
-            except InterviewerError as e:
-                fail(job[0], job[1], str(e))
+            except Exception as e:
+                fail(job[0], job[1], _reason(e))
             if progress:
                 progress(1)
 
     try:
+        first_line: dict[str, int] = {}
         for line, raw, problem in read_rows(input_path):
             key = row_key(raw or {}, line)
+            if raw is not None and key in first_line:
+                fail(line, key, f"repeated id: line {first_line[key]} has the same id")
+                continue
+            first_line.setdefault(key, line)
             if key in skip:
                 summary.skipped += 1
                 if progress:
@@ -276,8 +257,8 @@ def grade_file(
             job = (line, key, raw)
             try:
                 item = (row.question, row.answer, references(row))
-            except InterviewerError as e:
-                fail(line, key, str(e))
+            except Exception as e:
+                fail(line, key, _reason(e))
                 continue
             if pool is None:
                 pending.append((job, item))
@@ -296,4 +277,13 @@ def grade_file(
             pool.shutdown(wait=True, cancel_futures=True)
         writer.close()
         errs.close()
+        if review is not None:
+            review.close()
     return summary
+
+
+def _reason(e: Exception) -> str:
+    """A user-facing reason: the message of our own errors, the type of anything else."""
+    if isinstance(e, InterviewerError):
+        return str(e)
+    return f"could not be graded ({type(e).__name__}: {e})"

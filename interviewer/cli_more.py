@@ -28,7 +28,7 @@ def _index_or_none(settings: Settings) -> Any:
 def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
-    from .batch import errors_path, grade_file
+    from .batch import errors_path, grade_file, review_path
     from .grader import make_grader
 
     settings = settings.model_copy(
@@ -48,6 +48,7 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
             concurrency=args.concurrency,
             resume=args.resume,
             progress=bar.update,
+            review_below=args.review_below,
         )
     print(
         json.dumps(
@@ -59,6 +60,11 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
                 "errors": summary.errors,
                 "output": args.output,
                 "errors_file": str(errors_path(Path(args.output))),
+                **(
+                    {"review_file": str(review_path(Path(args.output)))}
+                    if args.review_below is not None
+                    else {}
+                ),
             }
         )
     )
@@ -124,6 +130,12 @@ def register(sub: Any) -> None:
         "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE)",
     )
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    p.add_argument(
+        "--review-below",
+        type=float,
+        metavar="X",
+        help="also write grades with confidence below X (0-1) to OUTPUT.review.jsonl",
+    )
     p.add_argument("-q", "--quiet", action="store_true")
     p.set_defaults(func=cmd_grade)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .claim_evals import confidence_split, contradiction_metrics, report_lines
 from .config import Settings
 from .errors import InputError
 from .evaldata import EvalItem, load, part
@@ -72,11 +73,6 @@ def evaluate(
         m["grader_model_scored_only"] = regression(
             [pred[n] for n in scored], [gold[n] for n in scored]
         )
-    scored = [n for n, g in enumerate(grades) if g.provenance.decided_by == "model"]
-    if scored and len(scored) < len(grades):  # rules settle easy cases; show the rest
-        m["grader_model_scored_only"] = regression(
-            [pred[n] for n in scored], [gold[n] for n in scored]
-        )
     m["baseline_constant_mean"] = regression([baseline_mean] * len(gold), gold)
     m["baseline_constant_mean"]["value"] = baseline_mean
     humans = [i.human_pair for i in items if i.human_pair is not None]
@@ -92,11 +88,12 @@ def evaluate(
             sel = [n for n, i in enumerate(items) if i.subset == subset]
             p2 = ["correct" if grades[n].score >= t2 else "incorrect" for n in sel]
             g2 = [items[n].label_2way or "" for n in sel]
+            # A wrong claim found makes it contradictory; else the 2-way threshold decides.
             p3 = [
-                "correct"
+                "contradictory"
+                if grades[n].wrong_claims
+                else "correct"
                 if grades[n].score >= t2
-                else "contradictory"
-                if grades[n].score == 0
                 else "incorrect"
                 for n in sel
             ]
@@ -104,6 +101,8 @@ def evaluate(
             base = ["incorrect"] * len(sel)  # majority class in every part
             m[f"{subset}_2way"] = f1_scores(p2, g2) | {"baseline_majority": f1_scores(base, g2)}
             m[f"{subset}_3way"] = f1_scores(p3, g3) | {"baseline_majority": f1_scores(base, g3)}
+    m["contradictions"] = contradiction_metrics(items, grades)
+    m["confidence"] = confidence_split(items, grades)
     by_tag: dict[str, list[int]] = defaultdict(list)
     for n, i in enumerate(items):
         for t in i.tags:
@@ -217,6 +216,7 @@ def report_md(meta: dict[str, Any], m: dict[str, Any]) -> str:
             f"| {t} | {r['n']} | {_fmt(r['pearson'])} | {_fmt(r['qwk'])} | {_fmt(r['mae'])} |"
             for t, r in m["by_tag"].items()
         ]
+    lines += report_lines(m)
     if "stability" in m:
         s = m["stability"]
         lines += [

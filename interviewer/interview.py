@@ -79,6 +79,7 @@ class Session:
     hints: int = 0
     followups_here: int = 0
     status: Literal["active", "ended"] = "active"
+    owner: str = ""  # a hash of the key of the browser that started it
 
     def asked_ids(self) -> set[str]:
         ids = {t.prompt.question_id for t in self.turns}
@@ -230,10 +231,10 @@ class Engine:
         return Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock(), writer)
 
     # ------------------------------------------------------------ the session
-    def start(self, plan: Plan) -> Session:
+    def start(self, plan: Plan, owner: str = "") -> Session:
         if plan.length < 1:
             raise InputError("an interview needs at least one question")
-        session = Session(uuid.uuid4().hex[:12], plan, self.clock())
+        session = Session(uuid.uuid4().hex[:12], plan, self.clock(), owner=owner)
         first = self.pick(session, plan.difficulty)
         if first is None:
             raise InputError("no questions available for this plan")

@@ -78,6 +78,8 @@ class CrossEncoderNLI:
         self._model: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
+        # The same key point meets the same sentence again (evals, re-grading, follow-ups).
+        self._seen: dict[tuple[str, str], np.ndarray] = {}
 
     @property
     def available(self) -> bool:
@@ -113,8 +115,20 @@ class CrossEncoderNLI:
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-        if not pairs:
-            return out
+        todo = [i for i, p in enumerate(pairs) if p not in self._seen]
+        for i, p in enumerate(pairs):
+            if p in self._seen:
+                out[i] = self._seen[p]
+        if todo:
+            fresh = self._infer([pairs[i] for i in todo])
+            out[todo] = fresh
+            if len(self._seen) > 50_000:
+                self._seen.clear()
+            self._seen.update(zip((pairs[i] for i in todo), fresh, strict=True))
+        return out
+
+    def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
         import torch
 
         model, tokenizer = self._load()

@@ -129,11 +129,26 @@ class OfflineGrader:
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
         if not items:
             return []
+        return self.finish(items, *self.prepare(items))
+
+    def prepare(
+        self, items: Sequence[tuple[str, str, ReferenceSet]]
+    ) -> tuple[list[Analysis], np.ndarray]:
+        """The embedding work: features and the fitted model's estimates."""
         analyses = analyse_many(items, self.embedder, self._keep)
         preds = self.model.predict(
             np.stack([a.features for a in analyses]),
             [a.best.kind if a.best else "" for a in analyses],
         )
+        return analyses, preds
+
+    def finish(
+        self,
+        items: Sequence[tuple[str, str, ReferenceSet]],
+        analyses: list[Analysis],
+        preds: np.ndarray,
+    ) -> list[Grade]:
+        """Claim verdicts and the grades (cheap to repeat: the NLI caches its pairs)."""
         checked = self.check(items, analyses)
         return [
             self._grade(refs, an, float(p), answer, ch)

@@ -69,6 +69,7 @@ class Store:
             "current": asdict(s.current) if s.current else None,
             "hints": s.hints,
             "followups_here": s.followups_here,
+            "owner": s.owner,
         }
         with self._lock:
             db = self._conn()
@@ -115,17 +116,20 @@ class Store:
             state["hints"],
             state["followups_here"],
             row[1],
+            state.get("owner", ""),
         )
 
-    def sessions(self, limit: int = 50) -> list[dict[str, Any]]:
+    def sessions(self, owner: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The sessions of one browser (owner), newest first."""
         with self._lock:
             rows = (
                 self._conn()
                 .execute(
                     "SELECT s.id, s.created_at, s.status, COUNT(t.n), "
                     "AVG(json_extract(t.data, '$.grade.score')) FROM sessions s LEFT JOIN turns t "
-                    "ON t.session_id = s.id GROUP BY s.id ORDER BY s.updated_at DESC LIMIT ?",
-                    (limit,),
+                    "ON t.session_id = s.id WHERE json_extract(s.data, '$.owner') = ? "
+                    "GROUP BY s.id ORDER BY s.updated_at DESC LIMIT ?",
+                    (owner, limit),
                 )
                 .fetchall()
             )
@@ -140,15 +144,17 @@ class Store:
             for r in rows
         ]
 
-    def topic_scores(self) -> list[tuple[str, float]]:
-        """(question_id, score) for every graded turn of every session."""
+    def topic_scores(self, owner: str) -> list[tuple[str, float]]:
+        """(question_id, score) for every graded turn of one browser's sessions."""
         with self._lock:
             rows = (
                 self._conn()
                 .execute(
-                    "SELECT json_extract(data, '$.prompt.question_id'), "
-                    "json_extract(data, '$.grade.score') FROM turns "
-                    "WHERE json_extract(data, '$.grade') IS NOT NULL"
+                    "SELECT json_extract(t.data, '$.prompt.question_id'), "
+                    "json_extract(t.data, '$.grade.score') FROM turns t JOIN sessions s "
+                    "ON s.id = t.session_id WHERE json_extract(t.data, '$.grade') IS NOT NULL "
+                    "AND json_extract(s.data, '$.owner') = ?",
+                    (owner,),
                 )
                 .fetchall()
             )

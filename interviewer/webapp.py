@@ -15,7 +15,7 @@ from typing import Any
 
 from .config import Settings
 from .errors import InterviewerError, require
-from .interview import MODES, Engine, Plan, Session
+from .interview import MODES, Engine, Plan, Session, question_result
 from .report import to_json, to_markdown, topic_scores, weak_topics
 from .speech import Transcriber, vocabulary_from
 from .store import Store
@@ -30,30 +30,71 @@ class View:
     card: str
     references: str
     status: str
+    turns: int = -1  # how many turns the page shows
 
 
-def grade_card(turn: Any) -> tuple[str, str]:
+def closed_after(session: Session, n: int) -> bool:
+    """Whether turn n's question is over (no follow-up of it is pending)."""
+    qid = session.turns[n].prompt.question_id
+    if any(t.prompt.question_id != qid for t in session.turns[n + 1 :]):
+        return True
+    later = any(t.prompt.question_id == qid for t in session.turns[n + 1 :])
+    return not later and (session.current is None or session.current.question_id != qid)
+
+
+def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
+    """The last turn's card. While a follow-up of the question is pending it shows the score
+    so far only: what was missed would give the follow-up away. Once the question is closed:
+    the question's result over all its turns, the wrong claims with their corrections, what was
+    missed with its source, and the model answer."""
+    turn = session.turns[-1]
     g = turn.grade
     if g is None:
         return "_Skipped._", ""
-    lines = [
-        f"### Score {g.score}/5",
-        f"Grader: **{g.provenance.grader}** ({g.provenance.model}); decided by "
-        f"{g.provenance.decided_by}; confidence {g.confidence:.2f}"
-        + (f"; flags: {', '.join(g.flags)}" if g.flags else ""),
-        "",
-        g.feedback,
-        "",
+    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {r.text[:700]}" for r in g.references)
+    refs = refs or "_No reference passages._"
+    if not closed_after(session, len(session.turns) - 1):
+        return (
+            f"### Score so far {g.score}/5\n\nA follow-up question is next. What you "
+            "missed, and a model answer, are shown when this question is closed.",
+            refs,
+        )
+    qid = turn.prompt.question_id
+    result = question_result(session.turns, qid)
+    lines = [f"### Score {result.score}/5", "", g.feedback, ""]
+    if g.flags:
+        lines += [f"_Flagged: {', '.join(g.flags)}_", ""]
+    wrong = [c for c in result.claims if c.verdict == "contradicted"]
+    covered = [c for c in result.claims if c.verdict == "covered"]
+    missed = [c for c in result.claims if c.verdict == "missed"]
+    if wrong:
+        lines += (
+            ["**Wrong claims**"]
+            + [
+                f'- "{c.evidence}" — in fact: {c.point}' + (f" _({c.source})_" if c.source else "")
+                for c in wrong
+            ]
+            + [""]
+        )
+    if covered:
+        lines += ["**Covered**"] + [f"- {c.point}" for c in covered] + [""]
+    if missed:
+        lines += (
+            ["**Missed**"]
+            + [f"- {c.point}" + (f" _({c.source})_" if c.source else "") for c in missed]
+            + [""]
+        )
+    q = engine.bank.get(qid)
+    rubric = engine.rubric(q) if q else None
+    if rubric and rubric.model_answer:
+        lines += ["**Model answer**", "", rubric.model_answer, ""]
+    p = g.provenance
+    lines += [
+        f"<details><summary>Grading details</summary>grader {p.grader} ({p.model}); "
+        f"key points: {p.rubric or 'n/a'}; claim checker: {p.claim_checker or 'n/a'}; "
+        f"decided by {p.decided_by}; confidence {g.confidence:.2f}</details>"
     ]
-    for title, items in (
-        ("Covered", g.covered),
-        ("Missed", g.missed),
-        ("Wrong claims", g.wrong_claims),
-    ):
-        if items:
-            lines += [f"**{title}**"] + [f"- {x}" for x in items] + [""]
-    refs = "\n\n".join(f"**[{r.id}]** {r.source}\n\n> {r.text[:700]}" for r in g.references)
-    return "\n".join(lines), refs or "_No reference passages._"
+    return "\n".join(lines), refs
 
 
 class Controller:
@@ -67,28 +108,32 @@ class Controller:
     ) -> None:
         self.settings, self.engine, self.store = settings, engine, store
         self.transcriber, self.llm_status = transcriber, llm_status
+        self._busy: set[str] = set()  # sessions with an answer being graded
+        self._busy_lock = threading.Lock()
 
-    def _load(self, session_id: str) -> Session:
+    def _load(self, owner: str, session_id: str) -> Session:
+        """The session, only for the browser that started it: another browser's id is
+        answered exactly like an unknown one."""
         session = self.store.load(session_id) if session_id else None
-        if session is None:
+        if session is None or not owner or session.owner != owner:
             raise InterviewerError("no interview in progress: press Start")
         return session
 
     def view(self, session: Session, note: str = "") -> View:
         chat: list[dict[str, str]] = []
-        for t in session.turns:
+        for n, t in enumerate(session.turns):
             chat.append({"role": "assistant", "content": t.prompt.text})
             if t.skipped:
                 chat.append({"role": "user", "content": "(skipped)"})
                 continue
             chat.append({"role": "user", "content": t.answer or "(empty)"})
             if t.grade:
-                chat.append(
-                    {
-                        "role": "assistant",
-                        "content": f"Score {t.grade.score}/5 — {t.grade.feedback}",
-                    }
-                )
+                if closed_after(session, n):
+                    result = question_result(session.turns[: n + 1], t.prompt.question_id)
+                    said = f"Score {result.score}/5 — {t.grade.feedback}"
+                else:
+                    said = f"Score so far {t.grade.score}/5."
+                chat.append({"role": "assistant", "content": said})
         if session.current:
             label = (
                 " _(follow-up worded offline: the LLM did not answer)_"
@@ -105,7 +150,7 @@ class Controller:
             )
         if note:
             chat.append({"role": "assistant", "content": note})
-        card, refs = grade_card(session.turns[-1]) if session.turns else ("", "")
+        card, refs = grade_card(session, self.engine) if session.turns else ("", "")
         done = session.main_questions()
         status = (
             f"Session {session.id} · {session.plan.mode} · question "
@@ -113,20 +158,39 @@ class Controller:
             if session.status == "active"
             else f"Session {session.id} · ended"
         )
-        return View(session.id, chat, card, refs, status)
+        return View(session.id, chat, card, refs, status, len(session.turns))
 
-    def start(self, topics: list[str], difficulty: str, mode: str, length: int) -> View:
+    def start(self, owner: str, topics: list[str], difficulty: str, mode: str, length: int) -> View:
+        if not owner:
+            raise InterviewerError("this browser has no key yet: reload the page")
         plan = Plan(tuple(topics or ()), difficulty, int(length), mode)  # type: ignore[arg-type]
-        session = self.engine.start(plan)
+        session = self.engine.start(plan, owner)
         self.store.save(session)
         return self.view(session)
 
-    def answer(self, session_id: str, text: str) -> View:
-        return list(self.answer_stream(session_id, text))[-1]
+    def answer(self, owner: str, session_id: str, text: str, turns_seen: int = -1) -> View:
+        return list(self.answer_stream(owner, session_id, text, turns_seen))[-1]
 
-    def answer_stream(self, session_id: str, text: str) -> Iterator[View]:
-        """Show the answer at once, then the follow-up as the LLM streams it, then the turn."""
-        session = self._load(session_id)
+    def answer_stream(
+        self, owner: str, session_id: str, text: str, turns_seen: int = -1
+    ) -> Iterator[View]:
+        """Show the answer at once, then the follow-up as the LLM streams it, then the turn.
+        One answer per turn: a second submit while one is graded, or an answer to a prompt
+        that was already answered (`turns_seen` is what the page showed), is refused."""
+        with self._busy_lock:
+            if session_id in self._busy:
+                raise InterviewerError("this answer is already being graded")
+            self._busy.add(session_id)
+        try:
+            yield from self._answer(owner, session_id, text, turns_seen)
+        finally:
+            with self._busy_lock:
+                self._busy.discard(session_id)
+
+    def _answer(self, owner: str, session_id: str, text: str, turns_seen: int) -> Iterator[View]:
+        session = self._load(owner, session_id)
+        if turns_seen >= 0 and turns_seen != len(session.turns):
+            raise InterviewerError("that question was already answered; see the conversation")
         before = self.view(session)
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
 
@@ -146,6 +210,7 @@ class Controller:
             before.card,
             before.references,
             before.status,
+            before.turns,
         )
         while True:
             kind, value = events.get()
@@ -156,6 +221,7 @@ class Controller:
                     before.card,
                     before.references,
                     before.status,
+                    before.turns,
                 )
             elif kind == "done":
                 yield self.view(session)
@@ -163,8 +229,8 @@ class Controller:
             else:
                 raise value
 
-    def command(self, session_id: str, name: str) -> View:
-        session = self._load(session_id)
+    def command(self, owner: str, session_id: str, name: str) -> View:
+        session = self._load(owner, session_id)
         note = ""
         if name == "skip":
             self.engine.skip(session)
@@ -177,28 +243,29 @@ class Controller:
         self.store.save(session)
         return self.view(session, note)
 
-    def transcribe(self, session_id: str, audio_path: str | None) -> str:
+    def transcribe(self, owner: str, session_id: str, audio_path: str | None) -> str:
         if self.transcriber is None:
             raise InterviewerError("speech input is not installed: pip install 'interviewer[app]'")
         if not audio_path:
             raise InterviewerError("record or upload an answer first")
         question = ""
-        if session_id and (s := self.store.load(session_id)) and s.current:
+        if session_id and (s := self.store.load(session_id)) and s.owner == owner and s.current:
             question = s.current.text
         return self.transcriber.transcribe(Path(audio_path), question).text
 
-    def report(self, session_id: str) -> tuple[str, list[dict[str, Any]], list[str]]:
-        session = self._load(session_id)
+    def report(self, owner: str, session_id: str) -> tuple[str, list[dict[str, Any]], list[str]]:
+        session = self._load(owner, session_id)
         bank = self.engine.bank
         md, data = to_markdown(session, bank), to_json(session, bank)
-        out = self.settings.data_dir / "reports"
+        # Under the owner's hash (secret to its browser): nobody else can name the file.
+        out = self.settings.data_dir / "reports" / owner
         out.mkdir(parents=True, exist_ok=True)
         (out / f"{session.id}.md").write_text(md, "utf-8")
         (out / f"{session.id}.json").write_text(json.dumps(data, indent=1), "utf-8")
         rows = [{"topic": t, "score": s} for t, s in topic_scores(session, bank).items()]
         return md, rows, [str(out / f"{session.id}.md"), str(out / f"{session.id}.json")]
 
-    def history(self) -> tuple[list[list[Any]], str]:
+    def history(self, owner: str) -> tuple[list[list[Any]], str]:
         rows = [
             [
                 s["id"],
@@ -207,9 +274,9 @@ class Controller:
                 s["turns"],
                 s["mean_score"],
             ]
-            for s in self.store.sessions()
+            for s in self.store.sessions(owner)
         ]
-        weak = weak_topics(self.store.topic_scores(), self.engine.bank)
+        weak = weak_topics(self.store.topic_scores(owner), self.engine.bank)
         text = (
             (
                 "Topics that stay weak across sessions: "
@@ -265,6 +332,18 @@ def build_controller(settings: Settings) -> Controller:
     )
 
 
+def new_key() -> str:
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+def owner_of(key: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
 def browser_secret(data_dir: Path) -> str:
     import secrets
 
@@ -289,11 +368,17 @@ def build_ui(ctl: Controller) -> Any:
         return wrapped
 
     def show(v: View) -> tuple[Any, ...]:
-        return v.session_id, v.session_id, v.chat, v.card, v.references, v.status, ""
+        return v.session_id, v.session_id, v.chat, v.card, v.references, v.status, "", v.turns
 
     topics = ctl.engine.bank.topics()
     with gr.Blocks(title="GPU / ML-infra mock interview", analytics_enabled=False) as demo:
         sid = gr.State("")
+        owner = gr.State("")  # a hash of this browser's key: whose sessions these are
+        seen = gr.State(-1)  # how many turns the page shows: an answer is for the next one
+        # The browser's own key, made on its first visit; only its sessions open for it.
+        key = gr.BrowserState(
+            "", storage_key="interviewer-key", secret=browser_secret(ctl.settings.data_dir)
+        )
         # A stable secret: the browser's remembered session must still decrypt after a restart.
         remembered = gr.BrowserState(
             "", storage_key="interviewer-session", secret=browser_secret(ctl.settings.data_dir)
@@ -305,7 +390,9 @@ def build_ui(ctl: Controller) -> Any:
                 pick_diff = gr.Radio(
                     ["easy", "medium", "hard"], value="easy", label="Starting difficulty"
                 )
-                pick_mode = gr.Radio(list(MODES), value="phone screen", label="Mode")
+                pick_mode = gr.Radio(
+                    list(MODES), value="phone screen", label="Mode", elem_id="mode"
+                )
                 pick_len = gr.Slider(1, 15, value=5, step=1, label="Questions")
                 start = gr.Button("Start interview", variant="primary", elem_id="start")
                 gr.Markdown(ctl.llm_status, elem_id="grader-status")
@@ -351,49 +438,56 @@ def build_ui(ctl: Controller) -> Any:
             resume_id = gr.Textbox(label="Session id to resume or review", elem_id="resume-id")
             resume = gr.Button("Open session", elem_id="resume")
 
-        outs = [sid, remembered, chat, card, refs, status, answer]
+        outs = [sid, remembered, chat, card, refs, status, answer, seen]
         start.click(
-            guard(lambda t, d, m, n: show(ctl.start(t, d, m, n))),
-            [pick_topics, pick_diff, pick_mode, pick_len],
+            guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
+            [owner, pick_topics, pick_diff, pick_mode, pick_len],
             outs,
         )
 
-        def stream_answer(s: str, a: str) -> Iterator[tuple[Any, ...]]:
+        def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
             try:
-                for view in ctl.answer_stream(s, a):
+                for view in ctl.answer_stream(o, s, a, n):
                     yield show(view)
             except InterviewerError as e:
                 raise gr.Error(str(e)) from e
 
-        send.click(stream_answer, [sid, answer], outs)
-        answer.submit(stream_answer, [sid, answer], outs)
+        send.click(stream_answer, [owner, sid, answer, seen], outs)
+        answer.submit(stream_answer, [owner, sid, answer, seen], outs)
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
-            button.click(guard(lambda s, n=name: show(ctl.command(s, n))), [sid], outs)
-        transcribe.click(guard(ctl.transcribe), [sid, audio], [answer])
+            button.click(guard(lambda o, s, n=name: show(ctl.command(o, s, n))), [owner, sid], outs)
+        transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer])
 
-        def build_report(s: str) -> tuple[Any, ...]:
-            md, rows, paths = ctl.report(s)
+        def build_report(o: str, s: str) -> tuple[Any, ...]:
+            md, rows, paths = ctl.report(o, s)
             import pandas as pd
 
             return md, pd.DataFrame(rows or [{"topic": "-", "score": 0}]), paths
 
-        make_report.click(guard(build_report), [sid], [report_md, chart, files])
-        resume.click(guard(lambda r: show(ctl.view(ctl._load(r.strip())))), [resume_id], outs)
+        make_report.click(guard(build_report), [owner, sid], [report_md, chart, files])
+        resume.click(
+            guard(lambda o, r: show(ctl.view(ctl._load(o, r.strip())))), [owner, resume_id], outs
+        )
 
-        def on_load(saved: str) -> tuple[Any, ...]:
-            rows, text = ctl.history()
+        def on_load(saved: str, k: str) -> tuple[Any, ...]:
+            k = k or new_key()
+            o = owner_of(k)
+            rows, text = ctl.history(o)
             session = ctl.store.load(saved) if saved else None
-            if session is None:
-                return ("", "", [], "", "", "Press Start to begin.", "", rows, text)
-            return (*show(ctl.view(session)), rows, text)
+            if session is None or session.owner != o:
+                blank: tuple[Any, ...] = ("", "", [], "", "", "Press Start to begin.", "", -1)
+                return (*blank, rows, text, k, o)
+            return (*show(ctl.view(session)), rows, text, k, o)
 
-        demo.load(on_load, [remembered], [*outs, history, weak])
+        demo.load(on_load, [remembered, key], [*outs, history, weak, key, owner])
     return demo
 
 
 def main(host: str | None = None, port: int | None = None) -> None:
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     settings = Settings()
+    # Uploads and Gradio's copies of files live under the data dir, not the system temp.
+    os.environ.setdefault("GRADIO_TEMP_DIR", str(settings.data_dir / "gradio-tmp"))
     demo = build_ui(build_controller(settings))
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host or os.environ.get("INTERVIEWER_HOST", "127.0.0.1"),

@@ -133,9 +133,13 @@ def test_typed_interview_from_setup_to_report_download(server, browser):
     start(page)
     send(page, ANSWER, page.locator("#chat .message").count())
     card = page.inner_text("#grade-card")
-    assert "Grader: offline" in card and "/5" in card
+    assert "/5" in card
     page.click("#end")
     page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
+    # The question is closed: the card now shows the result and the model answer.
+    page.wait_for_function(
+        "document.querySelector('#grade-card').innerText.includes('Model answer')"
+    )
     page.click("#build-report")
     page.wait_for_function(
         "document.querySelector('#report').innerText.includes('Interview report')", timeout=30_000
@@ -216,3 +220,56 @@ def test_restart_in_the_middle_of_a_session_loses_nothing(server, browser):
     send(page, "Second answer after the restart.", page.locator("#chat .message").count())
     assert "Second answer after the restart" in page.inner_text("#chat")
     ctx.close()
+
+
+def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, browser):
+    from interviewer.rubrics import load_authored, shares_run
+
+    by_text = {r.question: r for r in load_authored().values()}
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    page.click("#mode label:has-text('deep dive')")
+    start(page)
+    question = page.locator("#chat .message").last.inner_text().strip()
+    rubric = by_text[question]
+    points = [k.text for k in rubric.key_points]
+    hints = []
+    for n in range(2):
+        before = page.locator("#chat .message").count()
+        page.click("#hint")
+        page.wait_for_function(
+            f"document.querySelectorAll('#chat .message').length > {before - 1} && "
+            f"document.querySelector('#chat').innerText.includes('Hint {n + 1} of')",
+            timeout=30_000,
+        )
+        hints.append(page.locator("#chat .message").last.inner_text().strip())
+    assert hints[0] != hints[1]
+    for h in hints:
+        assert h.split(": ", 1)[1] in rubric.hints
+        assert not any(shares_run(p, h) for p in points)
+    send(page, "It is about memory, I think.", page.locator("#chat .message").count())
+    follow_up = page.locator("#chat .message").last.inner_text().strip()
+    if "Score" not in follow_up:  # a follow-up was asked: the rubric's probe, word for word
+        assert follow_up in {k.probe for k in rubric.key_points}
+        assert not any(shares_run(p, follow_up) for p in points)
+        assert "Score so far" in page.inner_text("#grade-card")
+        assert "Missed" not in page.inner_text("#grade-card")  # not before the question closes
+    page.screenshot(path=str(server.data_dir / "follow-up.png"), full_page=True)
+    ctx.close()
+
+
+def test_another_browser_can_neither_list_nor_open_a_session(server, browser):
+    a, b = browser.new_context(), browser.new_context()
+    pa = open_page(a, server.url)
+    sid = start(pa)
+    send(pa, "A private answer about NVLink bandwidth.", pa.locator("#chat .message").count())
+    pb = open_page(b, server.url)
+    pb.click("text=Past sessions")
+    assert sid not in pb.inner_text("body")  # not listed
+    pb.fill("#resume-id textarea, #resume-id input", sid)
+    pb.click("#resume")
+    pb.wait_for_timeout(1500)
+    assert "A private answer" not in pb.inner_text("#chat")  # not opened
+    assert sid not in pb.inner_text("#status")
+    a.close()
+    b.close()

@@ -183,3 +183,81 @@ def test_killed_run_resumes_without_losing_or_duplicating_rows(tmp_path):
     ids = [json.loads(x)["id"] for x in out.read_text().splitlines() if x.strip()]
     assert sorted(ids) == sorted(f"r{i}" for i in range(30))
     assert json.loads(done.stdout.strip().splitlines()[-1])["resumed_past"] >= before - 1
+
+
+def run_grade(settings, src: Path, out: Path, *extra: str) -> int:
+    return main(
+        ["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q", *extra]
+    )
+
+
+def graded_ids(out: Path) -> list[str]:
+    return [json.loads(x)["id"] for x in out.read_bytes().decode().split("\n") if x.strip()]
+
+
+def error_lines(out: Path) -> dict[int, str]:
+    errs = Path(str(out) + ".errors.jsonl").read_text().splitlines()
+    return {json.loads(e)["line"]: json.loads(e)["reason"] for e in errs}
+
+
+def test_hostile_jsonl_rows_are_reported_one_by_one_and_the_rest_graded(tmp_path, built_index):
+    settings, _ = built_index
+    good = rows(4)
+    lines = [
+        "\ufeff" + json.dumps(good[0]),  # a BOM on line 1 is not an error
+        '{"id": "s", "question": "Q?", "answer": "\\ud800 lone surrogate"}',
+        "[" * 200_000,
+        '{"id": "nan", "question": "Q?", "answer": "x", "score": NaN}',
+        json.dumps(good[1] | {"answer": "HBM\u2028is stacked; GDDR is cheaper."}),
+        json.dumps(good[2]),
+        json.dumps(good[2] | {"answer": "the same id again"}),
+        json.dumps(good[3]),
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_bytes("\n".join(lines).encode("utf-8", "surrogatepass") + b"\n\xff\xfe\n")
+    out = tmp_path / "out.jsonl"
+    assert run_grade(settings, src, out) == 1
+    assert graded_ids(out) == ["r0", "r1", "r2", "r3"]
+    errs = error_lines(out)
+    assert "surrogate" in errs[2] and "nested too deeply" in errs[3]
+    assert "NaN" in errs[4] and "repeated id" in errs[7] and "UTF-8" in errs[9]
+    assert "Infinity" not in out.read_text() and "NaN" not in out.read_text()
+    # Resume splits on \n only: the U+2028 row is not graded twice.
+    assert run_grade(settings, src, out, "--resume") == 1
+    assert graded_ids(out) == ["r0", "r1", "r2", "r3"]
+
+
+def test_hostile_csv_is_reported_not_swallowed(tmp_path, built_index):
+    settings, _ = built_index
+    src = tmp_path / "in.csv"
+    big = "x" * 140_000
+    src.write_text(
+        "id,question,answer\n"
+        "a,What is NCCL?,NVIDIA's collective communication library.\n"
+        f"b,What is NCCL?,{big}\n"
+        'c,What is NCCL?,"an unterminated quote\n'
+        "d,What is NCCL?,never read as its own row\n"
+    )
+    out = tmp_path / "out.jsonl"
+    assert run_grade(settings, src, out) == 1
+    assert graded_ids(out) == ["a"]
+    errs = error_lines(out)
+    assert (
+        "limit is 8000" in errs[3]
+        and "unterminated quote" in next(iter(errs.values()), "") + errs[max(errs)]
+    )
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("id,question,answer\na,Qu'est-ce?,caf\xe9\n".encode("latin-1"))
+    assert run_grade(settings, latin, tmp_path / "l.jsonl") == 2  # a clear error, no work done
+    assert not (tmp_path / "l.jsonl").exists()
+
+
+def test_bad_paths_are_clear_errors_before_any_work(tmp_path, built_index, capsys):
+    settings, _ = built_index
+    folder = tmp_path / "x.csv"
+    folder.mkdir()
+    assert run_grade(settings, folder, tmp_path / "o.jsonl") == 2
+    assert "not a file" in capsys.readouterr().err
+    src = write_jsonl(tmp_path / "in.jsonl", rows(1))
+    assert run_grade(settings, src, tmp_path / "missing" / "o.jsonl") == 2
+    assert "no such folder" in capsys.readouterr().err

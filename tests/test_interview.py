@@ -8,7 +8,7 @@ import pytest
 
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
-from interviewer.interview import Engine, Plan
+from interviewer.interview import Engine, Plan, question_result
 from interviewer.store import Store
 
 GOOD_HBM = (
@@ -45,17 +45,43 @@ def test_start_follows_plan_topics_and_difficulty(engine):
     assert "memory" in q.topics and q.difficulty == "easy" and q.technical
 
 
-def test_weak_answer_gets_a_follow_up_on_a_missed_point_then_moves_on(engine):
+def hbm_question(engine):
+    return next(
+        q
+        for q in engine.bank.questions
+        if q.text.startswith("What is the difference between HBM and GDDR")
+    )
+
+
+def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_result(engine):
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = hbm_question(engine)
+    s.current = engine._ask(q)
+    rubric = engine.rubric(q)
+    out = engine.answer(s, "HBM is 3D-stacked memory on the package with far more bandwidth.")
+    assert out.decision == "follow-up" and out.next.kind == "follow_up"
+    covered = {c.point_id for c in out.turn.grade.claims if c.verdict == "covered"}
+    probed = next(k for k in rubric.ordered() if k.id not in covered)  # most important missed
+    assert out.next.focus == probed.id and out.next.text == probed.probe
+    first = question_result(s.turns, q.id)
+    out2 = engine.answer(s, probed.paraphrases[-1])  # a correct reply, in spoken style
+    assert "off_topic" not in out2.turn.grade.flags  # a reply to the probe is on topic
+    assert [c.point_id for c in out2.turn.grade.claims] == [probed.id]
+    assert out2.turn.grade.claims[0].verdict == "covered"
+    after = question_result(s.turns, q.id)
+    assert after.score > first.score
+    # Deep dive: a second follow-up, never on the point already probed.
+    if out2.decision == "follow-up":
+        assert out2.next.focus != probed.id
+
+
+def test_hints_walk_the_ladder_and_never_repeat(engine):
     s = engine.start(Plan(("memory",), "easy", 3))
-    first = s.current
-    out = engine.answer(s, "It is some kind of memory.")
-    assert out.turn.grade.score <= 3 and out.decision == "follow-up"
-    assert out.next.kind == "follow_up" and out.next.question_id == first.question_id
-    assert out.next.focus in out.turn.grade.missed
-    assert out.next.focus not in out.next.text  # the reference claim is not revealed
-    out2 = engine.answer(s, "Not sure what else.")
-    assert out2.decision in {"same", "easier", "harder"} and out2.next.kind == "question"
-    assert out2.next.question_id != first.question_id  # phone screen: one follow-up at most
+    q = engine.bank.get(s.current.question_id)
+    ladder = engine.rubric(q).hints
+    hints = [engine.hint(s) for _ in range(len(ladder) + 1)]
+    assert [h.split(": ", 1)[1] for h in hints[:-1]] == list(ladder)
+    assert len(set(hints)) == len(hints) and hints[-1].startswith("No more hints")
 
 
 def test_strong_answer_moves_difficulty_up(engine):

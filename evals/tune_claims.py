@@ -1,0 +1,112 @@
+"""Choose how the offline grader turns claim verdicts into a grade, on dev parts only:
+
+    .venv/bin/python -m evals.tune_claims          # prints the grid, writes the chosen values
+
+The NLI thresholds (entailment, contradiction, a stated misconception) and the weight of the
+verdicts' coverage against the fitted model's estimate are picked on Mohler dev (Pearson),
+the in-domain dev split (QWK, and wrong answers scored <= 1) and a fixed sample of SciEntsBank
+train (3-way weighted F1). Run after evals/train_nli.py and evals/train_offline.py; it writes
+`verdict_weight` and `thresholds` into interviewer/data/offline_grader.json.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import asdict, replace
+
+import numpy as np
+
+from interviewer.claim_evals import verdict_label
+from interviewer.claims import Thresholds
+from interviewer.config import Settings
+from interviewer.embeddings import default_embedder
+from interviewer.evaldata import load
+from interviewer.index import Index
+from interviewer.ingest import ingest
+from interviewer.metrics import f1_scores, qwk
+from interviewer.offline import MODEL_FILE, OfflineGrader
+from interviewer.references import gather
+
+GRID = {
+    "verdict_weight": (0.0, 0.25, 0.5, 0.75),
+    "entail": (0.4, 0.5, 0.6),
+    "contradict": (0.5, 0.6, 0.7, 0.8),
+}
+SB_SAMPLE = 900
+
+
+def main() -> None:
+    settings = Settings()
+    embedder = default_embedder()
+    ingest(settings, embedder)
+    index = Index(settings.index_dir, embedder)
+    grader = OfflineGrader(embedder, index=index)
+    base = grader.model
+    rng = random.Random(1234)
+    sb = [i for i in load("scientsbank", settings) if i.part == "dev"]
+    sets = {
+        "mohler": ([i for i in load("mohler", settings) if i.part == "dev"], None),
+        "indomain": ([i for i in load("indomain", settings) if i.part == "dev"], index),
+        "scientsbank": (rng.sample(sb, SB_SAMPLE), None),
+    }
+    prepared = {}
+    for name, (items, use_index) in sets.items():
+        triples = [
+            (
+                i.question,
+                i.answer,
+                gather(i.question, use_index, settings, i.reference, i.question_id),
+            )
+            for i in items
+        ]
+        prepared[name] = (items, triples, *grader.prepare(triples))
+        print(f"{name}: {len(items)} dev answers prepared", flush=True)
+    rows = []
+    for vw, ent, con in itertools.product(*GRID.values()):
+        grader._model = replace(
+            base,
+            verdict_weight=vw,
+            thresholds=Thresholds(entail=ent, contradict=con, stated=max(0.6, ent)),
+        )
+        got = {}
+        for name, (items, triples, analyses, preds) in prepared.items():
+            grades = grader.finish(triples, analyses, preds)
+            y = np.asarray([i.score for i in items])
+            s = np.asarray([g.score for g in grades], dtype=float)
+            if name == "mohler":
+                got["mohler_r"] = float(np.corrcoef(s, y)[0, 1])
+            elif name == "indomain":
+                got["indomain_qwk"] = qwk(s, y)
+                wrong = [
+                    g.score <= 1
+                    for i, g in zip(items, grades, strict=True)
+                    if i.tags[0] in ("wrong", "inverted")
+                ]
+                got["wrong_le_1"] = float(np.mean(wrong))
+            else:
+                pred = [verdict_label(g) for g in grades]
+                gold = [i.label_3way or "" for i in items]
+                got["sb_3way_wf1"] = f1_scores(pred, gold)["weighted_f1"]
+        got["objective"] = (
+            got["mohler_r"] + got["indomain_qwk"] + got["sb_3way_wf1"] + 0.5 * got["wrong_le_1"]
+        )
+        rows.append(({"verdict_weight": vw, "entail": ent, "contradict": con}, got))
+        print(rows[-1], flush=True)
+    best, figures = max(rows, key=lambda r: r[1]["objective"])
+    print("chosen:", best, figures)
+    data = json.loads(MODEL_FILE.read_text("utf-8"))
+    data["verdict_weight"] = best["verdict_weight"]
+    data["thresholds"] = asdict(
+        Thresholds(
+            entail=best["entail"], contradict=best["contradict"], stated=max(0.6, best["entail"])
+        )
+    )
+    data["claims_tuned_on"] = {k: round(v, 4) for k, v in figures.items()}
+    MODEL_FILE.write_text(json.dumps(data, indent=1) + "\n", "utf-8")
+    print(f"wrote {MODEL_FILE}")
+
+
+if __name__ == "__main__":
+    main()

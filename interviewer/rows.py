@@ -1,0 +1,126 @@
+"""Batch input rows, read strictly: every problem is reported against its line, never
+silently repaired, and never stops the rows after it from being read."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+Read = tuple[int, dict[str, Any] | None, str | None]  # (line, row or None, problem or None)
+BOM = b"\xef\xbb\xbf"
+csv.field_size_limit(2**31 - 1)  # long fields are reported by the length check, not a crash
+
+
+def check_input(path: Path) -> None:
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if not path.is_file():
+        raise InputError(f"{path}: not a file")
+    if path.suffix.lower() not in (".csv", ".jsonl"):
+        raise InputError(f"{path}: input must be .csv or .jsonl")
+
+
+def read_rows(path: Path) -> Iterator[Read]:
+    """(line number, raw row or None, problem or None) for every data line of INPUT."""
+    check_input(path)
+    if path.suffix.lower() == ".jsonl":
+        yield from _jsonl(path)
+    else:
+        yield from _csv(path)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _has_surrogate(value: Any) -> bool:
+    if isinstance(value, str):
+        return any("\ud800" <= ch <= "\udfff" for ch in value)
+    if isinstance(value, dict):
+        return any(_has_surrogate(k) or _has_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_surrogate(v) for v in value)
+    return False
+
+
+def _jsonl(path: Path) -> Iterator[Read]:
+    with path.open("rb") as f:  # split on \n only: U+2028 and friends stay inside their line
+        for n, raw in enumerate(f, 1):
+            if n == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM) :]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                yield n, None, f"not valid UTF-8 (byte {e.start} of the line); save as UTF-8"
+                continue
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line, parse_constant=_reject_constant)
+            except json.JSONDecodeError as e:
+                yield n, None, f"not valid JSON ({e.msg} at column {e.colno})"
+                continue
+            except RecursionError:
+                yield n, None, "not valid JSON (nested too deeply)"
+                continue
+            except ValueError as e:
+                yield n, None, f"not valid JSON ({e})"
+                continue
+            if not isinstance(row, dict):
+                yield n, None, "not a JSON object"
+            elif _has_surrogate(row):
+                yield n, None, "contains an unpaired surrogate (\\ud800-\\udfff): not text"
+            else:
+                yield n, row, None
+
+
+def _csv(path: Path) -> Iterator[Read]:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(
+            f"{path}: not valid UTF-8 at line {line} (byte {e.start}); save the file as UTF-8"
+        ) from e
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    try:
+        if not reader.fieldnames or not {"question", "answer"} <= set(reader.fieldnames):
+            raise InputError(f"{path}: the CSV header needs 'question' and 'answer' columns")
+        start = 1
+        for row in reader:
+            if None in row:
+                yield reader.line_num, None, "more fields than the header has"
+            else:
+                yield reader.line_num, dict(row), None
+            start = reader.line_num + 1
+    except csv.Error as e:
+        last = text.count("\n") + (0 if text.endswith("\n") else 1)
+        yield (
+            start,
+            None,
+            f"CSV error: {e}; lines {start}-{last} could not be read (an unterminated quote?)",
+        )
+
+
+def done_keys(output: Path) -> set[str]:
+    """Rows already graded in OUTPUT. A line cut off by a kill is not counted: that row is
+    graded again. Rows that failed before are retried on --resume (the endpoint may be back)."""
+    keys: set[str] = set()
+    if not output.exists():
+        return keys
+    if output.suffix.lower() == ".csv":
+        with output.open(encoding="utf-8", newline="") as f:
+            return {r["id"] for r in csv.DictReader(f) if r.get("id")}
+    for raw in output.read_bytes().split(b"\n"):
+        try:
+            keys.add(str(json.loads(raw.decode("utf-8"))["id"]))
+        except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return keys

@@ -1,0 +1,88 @@
+"""Every authored rubric is valid, complete and matches the bank; follow-ups and hints that the
+interviewer says come from them and never give a key point away."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from interviewer.rubrics import (
+    _GLUED,
+    auto_rubric,
+    is_whole_sentence,
+    lint,
+    load_authored,
+    shares_run,
+    whole_sentences,
+)
+
+
+@pytest.fixture(scope="module")
+def bank(built_index):
+    return built_index[1].bank
+
+
+def test_every_bank_question_has_an_authored_rubric_and_every_rubric_a_question(bank):
+    rubrics = load_authored()
+    assert set(rubrics) == {q.id for q in bank.questions}
+    for q in bank.questions:
+        r = rubrics[q.id]
+        assert r.question == q.text
+        assert r.technical == q.technical, q.text  # advice/FAQ items are never asked
+        if r.technical:
+            assert r.origin == ("authored" if q.reference_answers else "passages"), q.text
+
+
+def test_every_rubric_passes_review(bank):
+    problems = {r.question_id: lint(r) for r in load_authored().values()}
+    assert {k: v for k, v in problems.items() if v} == {}
+
+
+def test_misconceptions_name_existing_key_points_and_are_not_key_points():
+    for r in load_authored().values():
+        ids = {k.id for k in r.key_points}
+        for m in r.misconceptions:
+            assert m.contradicts in ids
+            assert all(m.text != k.text for k in r.key_points)
+
+
+def test_every_follow_up_and_hint_of_the_bank_renders_without_fragments_or_claims(bank):
+    rubrics = load_authored()
+    said = 0
+    for q in bank.technical():
+        r = rubrics[q.id]
+        points = [k.text for k in r.key_points]
+        for text in [k.probe for k in r.key_points] + list(r.hints):
+            said += 1
+            assert text.endswith(("?", ".")) and text[0].isupper(), text
+            assert not _GLUED.search(text), text
+            assert not any(shares_run(p, text) for p in points), text
+            assert re.search(r"\w{3,}", text)
+    assert said > 5 * len(bank.technical())
+
+
+def test_the_review_checks_catch_what_they_should():
+    assert not is_whole_sentence("In rough order of cost/benefit")
+    assert not is_whole_sentence("Fix fragmentationPYTORCH_CUDA_ALLOC_CONF now.")
+    assert is_whole_sentence("FlashAttention fuses the attention kernel into one pass.")
+    assert shares_run(
+        "HBM is stacked memory on the GPU package", "so HBM is stacked memory on the GPU package?"
+    )
+    assert not shares_run("HBM is stacked memory on the GPU package", "Where does HBM sit?")
+
+
+def test_auto_rubric_keeps_whole_sentences_only():
+    ref = (
+        "In rough order of cost/benefit: Fix fragmentationPYTORCH_CUDA_ALLOC_CONF. "
+        "Gradient checkpointing trades compute for memory by recomputing activations. "
+        "- Lower the micro-batch size and use gradient accumulation."
+    )
+    sentences = whole_sentences(ref)
+    assert sentences == [
+        "Gradient checkpointing trades compute for memory by recomputing activations.",
+        "Lower the micro-batch size and use gradient accumulation.",
+    ]
+    r = auto_rubric("q-0123456789", "How do you fix OOM?", ref)
+    assert r is not None and r.origin == "auto" and len(r.key_points) == 2
+    assert all(not shares_run(k.text, k.probe) for k in r.key_points)

@@ -201,9 +201,19 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     return None
 
 
+_ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
+
+
 def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
+    """The named things (HBM, GDDR, FP32, H100) before and after a comparative: which of two
+    things has the property. Without names, every content word."""
     at = text.lower().find(word)
-    return set(_terms(text[:at])), set(_terms(text[at + len(word) :]))
+    before, after = text[:at], text[at + len(word) :]
+    left = {t.lower() for t in _ENTITY.findall(before)}
+    right = {t.lower() for t in _ENTITY.findall(after)}
+    if left and right:
+        return left, right
+    return set(_terms(before)), set(_terms(after))
 
 
 # ------------------------------------------------------------------ the offline checker

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from . import injection
 from .grade import Grade, Provenance, ReferenceSet
 
 _FILLERS = re.compile(r"\b(um+|uh+|er+|like|you know|so|well|hmm+|okay|ok|basically)\b[,.]?", re.I)
@@ -15,20 +16,6 @@ _NON_ANSWER = re.compile(
     r"no\s+comment|can'?t\s+remember|(?:i\s+)?forgot|dunno|sorry)\W*$",
     re.IGNORECASE,
 )
-
-_INJECTION = re.compile(
-    r"(ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+)?"
-    r"(?:previous|prior|above|earlier|grading|system|these|those|all)?\s*"
-    r"(instructions?|prompts?|rules?|rubric|guidelines)"
-    r"|\byou\s+are\s+now\b|\bsystem\s*prompt\b|\bnew\s+instructions?\b"
-    r"|\b(?:give|award|assign|grade|score|mark|rate)\s+(?:me|this(?:\s+answer)?|it|the\s+answer)\s+"
-    r"(?:a\s+|an\s+|the\s+)?(?:full|perfect|maximum|max|top|5|five|10|100)"
-    r"|\b(?:score|grade|rating)\s*(?:=|:|should\s+be|must\s+be|is)\s*(?:5|five|full|perfect|max)"
-    r"|</?(?:answer|system|instructions?|rubric)>|\bas\s+(?:the|an?)\s+(?:ai\s+)?grader\b"
-    r"|\bassistant\s*:|\bjailbreak\b|\bprompt\s+injection\b",
-    re.IGNORECASE,
-)
-
 
 def strip_fillers(text: str) -> str:
     return " ".join(_FILLERS.sub(" ", text).split())
@@ -48,7 +35,7 @@ def is_non_answer(answer: str) -> bool:
 
 
 def is_injection(answer: str) -> bool:
-    return bool(_INJECTION.search(answer or ""))
+    return injection.is_injection(answer)
 
 
 def rule_flags(answer: str) -> tuple[str, ...]:
@@ -60,6 +47,8 @@ def rule_flags(answer: str) -> tuple[str, ...]:
         flags.append("injection")
     if is_non_answer(answer):
         flags.append("non_answer")
+    if not flags and injection.language(answer) != "en":
+        flags.append("language")
     return tuple(flags)
 
 
@@ -71,6 +60,8 @@ def rule_feedback(flag: str) -> str:
         "injection": "The answer contains instructions aimed at the grader; it is scored 0. "
         "Answer the question itself.",
         "off_topic": "The answer does not address the question that was asked.",
+        "language": "The answer is not in English, the language of the questions and their "
+        "reference material, so it was not graded. Answer in English.",
     }[flag]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from .rubrics import Rubric
 
-FLAGS = ("empty", "non_answer", "off_topic", "injection", "no_reference")
+FLAGS = ("empty", "non_answer", "off_topic", "injection", "no_reference", "language")
 RefKind = Literal["input", "bank", "passage"]
 
 

@@ -113,6 +113,9 @@ class CrossEncoderNLI:
                 self._tokenizer = tf.AutoTokenizer.from_pretrained(base)
         return self._model, self._tokenizer
 
+    def clear(self) -> None:
+        self._seen.clear()
+
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
         todo = [i for i, p in enumerate(pairs) if p not in self._seen]

@@ -1,0 +1,174 @@
+"""Finding text aimed at the grader, however it is written: normalised first (NFKC, homoglyphs,
+zero-width characters, spaced-out letters), hidden carriers opened (HTML and markdown comments,
+base64, hex, ROT13, reversed text), then instructions to a grader recognised by what they ask
+for (a score, marks, to ignore rules) and whom (a grader, an evaluator, a model), in the main
+languages candidates write, and fake role or verdict markers. Honest technical uses of
+"instructions", "system prompt", "you are now" or "jailbreak" ask nothing of a grader and
+pass."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+import unicodedata
+
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u200e\u200f\u2060\ufeff\u00ad"), None)
+# Cyrillic and Greek letters that look like Latin ones.
+_HOMOGLYPHS = str.maketrans(
+    "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅαοτρνκιΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdqwABEKMHOPCTXIJSaotpvkiABEZHIKMNOPTYX",
+)
+_SPACED = re.compile(r"\b(?:[A-Za-z0-9]\s){3,}[A-Za-z0-9]\b")
+_COMMENTS = re.compile(r"<!--(.*?)-->|\[//\]:\s*#\s*\((.*?)\)", re.S)
+_B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
+_HEX = re.compile(r"\b(?:[0-9a-fA-F]{2}\s?){10,}\b")
+
+_WHO = (
+    r"(?:grader|grading|evaluator|evaluation|assessor|examiner|marker|reviewer|judge|ai|llm|"
+    r"model|assistant|system|rubric)"
+)
+_GIVE = r"(?:give|giving|award|assign|grant|mark|rate|score|grade)"
+_TOP = (
+    r"(?:full|perfect|maximum|max|highest)\s*(?:marks?|points?|score|credit|grade|rating)"
+    r"|\b(?:5|five|10|ten|100)\s*(?:/\s*(?:5|10|100)|out\s+of\s+(?:5|10|100)|marks|stars)"
+    r"|\ba\s+(?:5|five)\b(?!\s*(?:x|%|times|gb|ms))|\bas\s+(?:correct|complete|perfect)\b"
+)
+_EN = [
+    # "ignore the rubric / your instructions / previous rules"
+    r"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|the\s+|your\s+|my\s+|"
+    r"these\s+|those\s+|every\s+)?(?:previous\s+|prior\s+|above\s+|earlier\s+|grading\s+|system\s+"
+    r"|original\s+)?(?:instructions?|prompts?|rules?|rubric|guidelines|criteria|scale)",
+    # give/award ... full marks / 5/5
+    rf"\b{_GIVE}\b[^.!?\n]{{0,40}}(?:{_TOP})",
+    # the score is / should be 5
+    r"\b(?:score|grade|rating|marks|verdict)\s*(?:=|:|is|should\s+be|must\s+be|"
+    r"will\s+be|of)\s*(?:a\s+)?(?:(?:5|five|10|100)\b(?!\s*(?:x|%|times|gb|ms|bits?))|full|"
+    r"perfect|max|maximum|correct)",
+    # addressing the grader
+    rf"\b(?:note|message|instruction|hint|reminder)s?\s+(?:to|for)\s+(?:the\s+)?{_WHO}\b",
+    rf"\b(?:dear|hey|attention|hello|hi)\s*,?\s+{_WHO}\b",
+    rf"\bas\s+(?:the|an?|my)\s+(?:ai\s+|llm\s+)?{_WHO}\b[^.!?\n]{{0,60}}\b(?:must|should|will|"
+    rf"need|have)\b",
+    rf"\b(?:the|this|our|your)\s+{_WHO}\s+(?:has\s+been|was|is|are|were)\s+(?:told|instructed|"
+    r"asked|configured|required|supposed)\b",
+    rf"\b{_WHO}\s+(?:must|should|shall|will|needs?\s+to|has\s+to)\s+(?:give|award|assign|mark|"
+    r"rate|score|accept|pass|treat)",
+    r"\b(?:grade|mark|score|rate|evaluate|assess)\s+(?:this|it|me|my\s+answer)\s+(?:generously|"
+    r"leniently|highly|as\s+(?:correct|complete|perfect))",
+    r"\byou\s+are\s+(?:now\s+)?(?:a\s+|an\s+)?(?:lenient|generous|kind|nice|friendly|new)\s+"
+    rf"{_WHO}",
+    r"\b(?:pretend|imagine|act\s+as\s+if|let'?s\s+play|role[- ]?play)\b[^.!?\n]{0,80}"
+    rf"\b(?:{_WHO}|full\s+marks|score|grade)",
+    r"\b(?:please|kindly)\s+(?:grade|mark|score)\s+(?:this\s+)?(?:generously|leniently|high)",
+    r"\ball\s+(?:the\s+)?key\s+points\s+(?:are|were|have\s+been)\s+covered\b",
+    r"\b(?:job|career|scholarship|visa)\s+depends\s+on\b",
+    # fake role markers and chat-template tokens
+    r"\[\s*(?:system|inst|/inst|admin|developer|assistant)\s*\]|<\|\s*im_(?:start|end)\s*\|>|"
+    r"###\s*(?:instruction|system|response)|^\s*(?:system|assistant|developer)\s*:|"
+    r"</?\s*(?:system|instructions?|rubric|answer|grader)\s*>",
+    # a bare grade object
+    r"\{\s*\"?(?:score|grade|rating|verdict)\"?\s*:",
+]
+# Other languages: an instruction to ignore rules, or to give top marks / the maximum.
+_OTHER = [
+    # French, Spanish, Portuguese, Italian, German
+    r"ignor(?:ez|a|er|ar|are|iere|ieren)\b.{0,40}(?:instructions?|consignes?|règles|"
+    r"instrucciones|reglas|instruções|regras|istruzioni|regole|anweisungen|regeln)",
+    r"(?:note|nota|punt(?:uación|uacao|eggio|os|i)|puntaje|calificación|valutazione|bewertung|"
+    r"punkte|punktzahl)\s*(?:maximale?|máxima|massim[ao]|max|completa|voll|volle|höchste|"
+    r"parfaite|perfecta|perfetta|de\s+5|5/5)",
+    r"(?:donne[zr]?|attribue[zr]?|da(?:le|r|me)|dê|gib|geben\s+sie|vergeben\s+sie)\b.{0,40}"
+    r"(?:5|cinq|cinco|cinque|fünf|maximum|máximo|massimo|volle\s+punktzahl|note\s+maximale)",
+    r"(?:correcteur|évaluateur|evaluador|corrector|avaliador|valutatore|correttore|prüfer|"
+    r"bewerter|korrektor)\b.{0,60}(?:doit|debe|deve|muss|soll|5)",
+    # Chinese, Japanese
+    r"忽略|无视|無視|满分|滿分|满分|最高分|给.{0,6}(?:5|五)分|打.{0,4}(?:5|五)分|満点|最高点|"
+    r"評価者|采分|评分员|評分|指示を無視|点をつけ",
+    # Russian
+    r"игнорир|проигнорир|максимальн\w*\s+(?:балл|оценк)|поставь\w*\s+(?:5|пять|максим)|"
+    r"оценщик|проверяющ",
+    # Arabic, Hindi
+    r"تجاهل|الدرجة\s+الكاملة|العلامة\s+الكاملة|أعط\w*\s+.{0,20}(?:5|خمس)|المقيم|المصحح",
+    r"अनदेखा|पूरे\s+अंक|पूर्ण\s+अंक|5\s*अंक|परीक्षक|मूल्यांकनकर्ता",
+]
+_PATTERNS = re.compile("|".join(f"(?:{p})" for p in _EN + _OTHER), re.IGNORECASE | re.MULTILINE)
+_ENGLISH = re.compile("|".join(f"(?:{p})" for p in _EN), re.IGNORECASE | re.MULTILINE)
+
+
+def normalise(text: str, homoglyphs: bool = True) -> str:
+    """NFKC (full-width letters), zero-width characters out, homoglyphs to Latin, spaced-out
+    letters joined ("g i v e  5" -> "give 5")."""
+    t = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
+    if homoglyphs:
+        t = t.translate(_HOMOGLYPHS)
+    return _SPACED.sub(lambda m: m.group(0).replace(" ", ""), t)
+
+
+def _printable(raw: bytes) -> str | None:
+    try:
+        s = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    letters = sum(ch.isalpha() or ch.isspace() for ch in s)
+    return s if s and letters / len(s) > 0.8 else None
+
+
+def hidden(text: str) -> list[str]:
+    """Text a reader may not see or read: comments, and decoded base64 and hex."""
+    out = [a or b for a, b in _COMMENTS.findall(text)]
+    for token in _B64.findall(text):
+        try:
+            decoded = _printable(base64.b64decode(token + "=" * (-len(token) % 4), validate=True))
+        except (binascii.Error, ValueError):
+            decoded = None
+        if decoded:
+            out.append(decoded)
+    for token in _HEX.findall(text):
+        try:
+            decoded = _printable(bytes.fromhex(re.sub(r"\s", "", token)))
+        except ValueError:
+            decoded = None
+        if decoded:
+            out.append(decoded)
+    return out
+
+
+def is_injection(answer: str) -> bool:
+    # Homoglyphs mapped to Latin for Latin-script text; as written for Cyrillic and the rest.
+    texts = [normalise(answer or ""), normalise(answer or "", homoglyphs=False)]
+    if any(_PATTERNS.search(t) for t in texts):
+        return True
+    if any(_PATTERNS.search(normalise(h)) for h in hidden(texts[1])):
+        return True
+    # ROT13 and reversed text read as gibberish in any language: English instructions only.
+    flipped = (codecs.encode(texts[0], "rot13"), texts[0][::-1])
+    return any(_ENGLISH.search(t) for t in flipped)
+
+
+_LATIN_STOP = {
+    "fr": {"le", "la", "les", "est", "une", "des", "et", "pour", "dans", "avec", "que", "sur"},
+    "es": {"el", "la", "los", "es", "una", "del", "y", "para", "con", "que", "por", "las"},
+    "de": {"der", "die", "das", "ist", "und", "ein", "eine", "mit", "für", "nicht", "auf", "den"},
+    "pt": {"o", "os", "é", "uma", "do", "da", "e", "para", "com", "que", "não", "em"},
+    "it": {"il", "lo", "gli", "è", "una", "del", "e", "per", "con", "che", "non", "della"},
+}
+_EN_STOP = {"the", "is", "a", "an", "of", "and", "to", "in", "for", "with", "that", "it", "on"}
+
+
+def language(answer: str) -> str:
+    """'en' for English (or too short to tell), else a rough guess: 'other-script' or a
+    language code from stop words."""
+    letters = [ch for ch in answer if ch.isalpha()]
+    if len(letters) < 20:
+        return "en"
+    latin = sum("a" <= ch.lower() <= "z" or ch in "àâçéèêëîïôûùüÿñæœäöüßáíóúãõ" for ch in letters)
+    if latin / len(letters) < 0.6:
+        return "other-script"
+    words = re.findall(r"[a-zàâçéèêëîïôûùüÿñæœäöüßáíóúãõ]+", answer.lower())
+    en = sum(w in _EN_STOP for w in words)
+    best, hits = max(
+        ((k, sum(w in v for w in words)) for k, v in _LATIN_STOP.items()), key=lambda kv: kv[1]
+    )
+    return best if hits >= 3 and hits > 2 * en else "en"

@@ -1,0 +1,113 @@
+"""Claim verdicts into scores by the grading scale, and the exact checks beside the NLI model."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.claims import (
+    Claim,
+    PointVerdict,
+    StatedMisconception,
+    Verdicts,
+    Wrong,
+    confidence,
+    exact_contradiction,
+    score,
+)
+from interviewer.grade import Provenance, ReferenceSet
+from interviewer.scoring import from_verdicts
+
+CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)
+CORE2 = Claim("stack", "HBM is 3D-stacked on the GPU package.", "stacking", 2.0)
+SUPPORT = Claim("cost", "GDDR is cheaper than HBM.", "cost", 1.0)
+
+
+def v(claim, verdict, credit=None):
+    return PointVerdict(claim, verdict, "evidence", 1.0 if verdict == "covered" else 0.0)
+
+
+def test_all_covered_is_5_and_nothing_covered_is_0():
+    assert score(Verdicts((v(CORE, "covered"), v(CORE2, "covered"), v(SUPPORT, "covered"))))[0] == 5
+    assert score(Verdicts((v(CORE, "missed"), v(CORE2, "missed"), v(SUPPORT, "missed"))))[0] == 0
+
+
+def test_a_contradicted_core_point_caps_at_1_whatever_else_is_right():
+    wrong = Verdicts((v(CORE, "contradicted"), v(CORE2, "covered"), v(SUPPORT, "covered")))
+    assert score(wrong)[0] == 1
+    assert score(wrong, estimate=4.6)[0] == 1  # a similarity estimate cannot lift it
+    alone = Verdicts((v(CORE, "contradicted"), v(CORE2, "missed"), v(SUPPORT, "missed")))
+    assert score(alone, estimate=3.0)[0] == 0
+
+
+def test_a_stated_misconception_counts_as_a_wrong_claim_on_its_point():
+    verdicts = Verdicts(
+        (v(CORE, "covered"), v(CORE2, "covered"), v(SUPPORT, "covered")),
+        (StatedMisconception(Wrong("HBM is slower than GDDR.", "bw"), "HBM is slower."),),
+    )
+    assert score(verdicts)[0] <= 1
+
+
+def test_a_wrong_supporting_point_is_one_notable_error():
+    verdicts = Verdicts((v(CORE, "covered"), v(CORE2, "covered"), v(SUPPORT, "contradicted")))
+    assert score(verdicts)[0] == 3
+
+
+def test_covered_never_lists_a_contradicted_point_and_feedback_names_the_wrong_claim_first():
+    verdicts = Verdicts(
+        (
+            PointVerdict(CORE, "contradicted", "HBM has lower bandwidth than GDDR."),
+            v(CORE2, "covered"),
+            v(SUPPORT, "missed"),
+        )
+    )
+    g = from_verdicts(verdicts, None, Provenance("offline", "m"), ReferenceSet("Q?", ()))
+    assert CORE.text not in g.covered and g.covered == (CORE2.text,)
+    assert g.wrong_claims == ('"HBM has lower bandwidth than GDDR." contradicts: ' + CORE.text,)
+    assert g.feedback.startswith('Wrong: "HBM has lower bandwidth than GDDR."')
+    assert [c.verdict for c in g.claims] == ["contradicted", "covered", "missed"]
+
+
+def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
+    sure = Verdicts((v(CORE, "covered"),))
+    unsure = Verdicts((PointVerdict(CORE, "covered", "e", 1.0, margin=0.05),))
+    assert confidence(sure, 5.0) > confidence(unsure, 5.0) > confidence(unsure, 4.5)
+
+
+@pytest.mark.parametrize(
+    "point,sentence,found",
+    [
+        (
+            "HBM has higher bandwidth than GDDR.",
+            "HBM has lower bandwidth than GDDR.",
+            "exact:comparative",
+        ),
+        (
+            "HBM has higher bandwidth than GDDR.",
+            "GDDR has higher bandwidth than HBM.",
+            "exact:swapped",
+        ),
+        ("HBM has higher bandwidth than GDDR.", "GDDR has lower bandwidth than HBM.", None),
+        (
+            "BF16 keeps the exponent range of FP32.",
+            "BF16 does not keep the exponent range of FP32.",
+            "exact:negation",
+        ),
+        (
+            "An H100 SXM reaches about 3.35 TB/s of HBM bandwidth.",
+            "An H100 SXM reaches about 0.9 TB/s of HBM bandwidth.",
+            "exact:number",
+        ),
+        (
+            "An H100 SXM reaches about 3.35 TB/s of HBM bandwidth.",
+            "An H100 SXM reaches about 3 TB/s of HBM bandwidth.",
+            None,
+        ),
+        (
+            "HBM has higher bandwidth than GDDR.",
+            "Kubernetes schedules pods with lower priority.",
+            None,
+        ),
+    ],
+)
+def test_exact_checks(point, sentence, found):
+    assert exact_contradiction(point, sentence) == found

@@ -17,6 +17,7 @@ _NON_ANSWER = re.compile(
     re.IGNORECASE,
 )
 
+
 def strip_fillers(text: str) -> str:
     return " ".join(_FILLERS.sub(" ", text).split())
 

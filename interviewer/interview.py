@@ -22,6 +22,7 @@ from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
 
 Mode = Literal["phone screen", "deep dive", "rapid-fire"]
+NEAR_DUPLICATE = 0.75  # question-text cosine above which two bank questions ask the same thing
 MODES: dict[str, dict[str, Any]] = {
     "phone screen": {"followups": 1, "seconds": None},
     "deep dive": {"followups": 2, "seconds": None},
@@ -80,6 +81,8 @@ class Session:
     followups_here: int = 0
     status: Literal["active", "ended"] = "active"
     owner: str = ""  # a hash of the key of the browser that started it
+    seen_before: tuple[str, ...] = ()  # questions asked in this browser's earlier sessions
+    end_reason: str = ""  # why the interview ended before its planned length, if it did
 
     def asked_ids(self) -> set[str]:
         ids = {t.prompt.question_id for t in self.turns}
@@ -191,6 +194,7 @@ class Engine:
         self.bank, self.grader, self.index, self.settings = bank, grader, index, settings
         self.clock, self.rng = clock, rng
         self.followups = followups or OfflineFollowUps()
+        self._near: dict[str, set[str]] | None = None
 
     # ------------------------------------------------------------ choosing questions
     def candidates(self, plan: Plan) -> list[Question]:
@@ -201,20 +205,40 @@ class Engine:
             raise InputError(f"no questions for topics {', '.join(plan.topics)}")
         return pool
 
+    def _similar(self) -> dict[str, set[str]]:
+        """Bank questions that ask nearly the same thing (question texts' cosine >= 0.75):
+        one session asks at most one of each such group."""
+        if self._near is None:
+            qs = self.bank.technical()
+            embedder = getattr(self.index, "embedder", None)
+            self._near = {q.id: set() for q in qs}
+            if embedder is not None and qs:
+                vecs = embedder.embed([q.text for q in qs])
+                sims = vecs @ vecs.T
+                for a, qa in enumerate(qs):
+                    for b, qb in enumerate(qs):
+                        if a != b and sims[a, b] >= NEAR_DUPLICATE:
+                            self._near[qa.id].add(qb.id)
+        return self._near
+
     def pick(self, session: Session, difficulty: Difficulty) -> Question | None:
         asked = session.asked_ids()
-        pool = [q for q in self.candidates(session.plan) if q.id not in asked]
+        near = self._similar()
+        blocked = asked | {n for a in asked for n in near.get(a, ())}
+        pool = [q for q in self.candidates(session.plan) if q.id not in blocked]
         if not pool:
             return None
-        # Cover the plan's topics in turn, then prefer the wanted difficulty, then nearby ones.
+        # The wanted difficulty first (the first question is at the level chosen), then the
+        # plan's topics in turn, then questions this candidate has not met in earlier sessions.
         topics = session.plan.topics or tuple(sorted({t for q in pool for t in q.topics}))
         wanted = topics[session.main_questions() % len(topics)]
         target = DIFFICULTIES.index(difficulty)
 
-        def rank(q: Question) -> tuple[int, int, float]:
+        def rank(q: Question) -> tuple[int, int, int, float]:
             return (
-                0 if wanted in q.topics else 1,
                 abs(DIFFICULTIES.index(q.difficulty) - target),
+                0 if wanted in q.topics else 1,
+                1 if q.id in session.seen_before else 0,
                 self.rng.random(),
             )
 
@@ -231,10 +255,12 @@ class Engine:
         return Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock(), writer)
 
     # ------------------------------------------------------------ the session
-    def start(self, plan: Plan, owner: str = "") -> Session:
+    def start(self, plan: Plan, owner: str = "", seen_before: tuple[str, ...] = ()) -> Session:
         if plan.length < 1:
             raise InputError("an interview needs at least one question")
-        session = Session(uuid.uuid4().hex[:12], plan, self.clock(), owner=owner)
+        session = Session(
+            uuid.uuid4().hex[:12], plan, self.clock(), owner=owner, seen_before=seen_before
+        )
         first = self.pick(session, plan.difficulty)
         if first is None:
             raise InputError("no questions available for this plan")
@@ -310,7 +336,17 @@ class Engine:
         elif score <= 2 and level > 0:
             level, decision = level - 1, "easier"
         nxt = self.pick(session, DIFFICULTIES[level])
+        if nxt is None:
+            session.end_reason = self._why_out(session)
         return (self._ask(nxt), decision) if nxt else (None, "end")
+
+    def _why_out(self, session: Session) -> str:
+        pool = self.candidates(session.plan)
+        topics = ", ".join(session.plan.topics) or "all topics"
+        return (
+            f"No more questions: {topics} has {len(pool)} questions, and the rest repeat ones "
+            f"already asked; ended after {session.main_questions()} of {session.plan.length}."
+        )
 
     def _next_probe(self, session: Session, q: Question, grade: Grade) -> KeyPoint | None:
         """The most important key point still missed in this question and not yet probed;
@@ -341,11 +377,10 @@ class Engine:
         turn = Turn(prompt, "", None, self.clock(), skipped=True, hints=session.hints)
         session.turns.append(turn)
         session.hints, session.followups_here = 0, 0
-        nxt = (
-            None
-            if session.main_questions() >= session.plan.length
-            else self.pick(session, prompt.difficulty)
-        )
+        last = session.main_questions() >= session.plan.length
+        nxt = None if last else self.pick(session, prompt.difficulty)
+        if nxt is None and not last:
+            session.end_reason = self._why_out(session)
         session.current = self._ask(nxt) if nxt else None
         if session.current is None:
             session.status = "ended"

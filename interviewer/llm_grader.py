@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from . import claims as cl
+from . import injection
 from .config import Settings
 from .detectors import rule_feedback, settled_by_rules
 from .errors import LLMError
@@ -183,6 +184,7 @@ class LLMGrader:
         item fails: the batch runner then grades the items one by one to isolate it."""
         if not self.batched and len(items) > 1:
             return [self.grade(*item) for item in items]
+        injection.prime([a for _, a, _ in items])
         grades: list[Grade | None] = []
         specs: dict[int, tuple[tuple[cl.Claim, ...], tuple[cl.Wrong, ...], str]] = {}
         for n, (_, answer, refs) in enumerate(items):

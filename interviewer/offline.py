@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from . import claims as cl
+from . import injection
 from .detectors import rule_feedback, settled_by_rules
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many
@@ -134,7 +135,9 @@ class OfflineGrader:
     def prepare(
         self, items: Sequence[tuple[str, str, ReferenceSet]]
     ) -> tuple[list[Analysis], np.ndarray]:
-        """The embedding work: features and the fitted model's estimates."""
+        """The embedding work: features, the fitted model's estimates, and the injection
+        check's sentence vectors (one batch for all answers)."""
+        injection.prime([a for _, a, _ in items])
         analyses = analyse_many(items, self.embedder, self._keep)
         preds = self.model.predict(
             np.stack([a.features for a in analyses]),

@@ -70,6 +70,8 @@ class Store:
             "hints": s.hints,
             "followups_here": s.followups_here,
             "owner": s.owner,
+            "seen_before": list(s.seen_before),
+            "end_reason": s.end_reason,
         }
         with self._lock:
             db = self._conn()
@@ -117,6 +119,8 @@ class Store:
             state["followups_here"],
             row[1],
             state.get("owner", ""),
+            tuple(state.get("seen_before", ())),
+            state.get("end_reason", ""),
         )
 
     def sessions(self, owner: str, limit: int = 50) -> list[dict[str, Any]]:
@@ -143,6 +147,21 @@ class Store:
             }
             for r in rows
         ]
+
+    def asked_before(self, owner: str) -> tuple[str, ...]:
+        """Every question id this browser was asked in its sessions."""
+        with self._lock:
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT DISTINCT json_extract(t.data, '$.prompt.question_id') FROM turns t "
+                    "JOIN sessions s ON s.id = t.session_id "
+                    "WHERE json_extract(s.data, '$.owner') = ?",
+                    (owner,),
+                )
+                .fetchall()
+            )
+        return tuple(r[0] for r in rows if r[0])
 
     def topic_scores(self, owner: str) -> list[tuple[str, float]]:
         """(question_id, score) for every graded turn of one browser's sessions."""

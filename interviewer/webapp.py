@@ -31,6 +31,7 @@ class View:
     references: str
     status: str
     turns: int = -1  # how many turns the page shows
+    active: bool = True  # the interview takes answers
 
 
 def closed_after(session: Session, n: int) -> bool:
@@ -142,29 +143,36 @@ class Controller:
             )
             chat.append({"role": "assistant", "content": session.current.text + label})
         elif session.status == "ended":
+            why = f" {session.end_reason}" if session.end_reason else ""
             chat.append(
                 {
                     "role": "assistant",
-                    "content": "That's the end of the interview. Your report is below.",
+                    "content": f"That's the end of the interview.{why} Your report is below.",
                 }
             )
         if note:
             chat.append({"role": "assistant", "content": note})
         card, refs = grade_card(session, self.engine) if session.turns else ("", "")
         done = session.main_questions()
+        # The counter counts main questions; a follow-up belongs to the question it follows.
+        current = session.current
+        number = done + (1 if current is not None and current.kind == "question" else 0)
         status = (
             f"Session {session.id} · {session.plan.mode} · question "
-            f"{min(done + 1, session.plan.length)}/{session.plan.length}"
+            f"{max(1, min(number, session.plan.length))}/{session.plan.length}"
+            + (" · follow-up" if current is not None and current.kind == "follow_up" else "")
             if session.status == "active"
             else f"Session {session.id} · ended"
         )
-        return View(session.id, chat, card, refs, status, len(session.turns))
+        return View(
+            session.id, chat, card, refs, status, len(session.turns), session.status == "active"
+        )
 
     def start(self, owner: str, topics: list[str], difficulty: str, mode: str, length: int) -> View:
         if not owner:
             raise InterviewerError("this browser has no key yet: reload the page")
         plan = Plan(tuple(topics or ()), difficulty, int(length), mode)  # type: ignore[arg-type]
-        session = self.engine.start(plan, owner)
+        session = self.engine.start(plan, owner, self.store.asked_before(owner))
         self.store.save(session)
         return self.view(session)
 
@@ -189,6 +197,10 @@ class Controller:
 
     def _answer(self, owner: str, session_id: str, text: str, turns_seen: int) -> Iterator[View]:
         session = self._load(owner, session_id)
+        if session.status != "active":
+            raise InterviewerError("this interview has ended: press Start for a new one")
+        if not text.strip():
+            raise InterviewerError("type or speak an answer first, or press Skip")
         if turns_seen >= 0 and turns_seen != len(session.turns):
             raise InterviewerError("that question was already answered; see the conversation")
         before = self.view(session)
@@ -368,7 +380,22 @@ def build_ui(ctl: Controller) -> Any:
         return wrapped
 
     def show(v: View) -> tuple[Any, ...]:
-        return v.session_id, v.session_id, v.chat, v.card, v.references, v.status, "", v.turns
+        # Once the interview is over, the answer box and the buttons that need it are off.
+        live = gr.update(interactive=v.active)
+        return (
+            v.session_id,
+            v.session_id,
+            v.chat,
+            v.card,
+            v.references,
+            v.status,
+            gr.update(value="", interactive=v.active),
+            v.turns,
+            live,
+            live,
+            live,
+            live,
+        )
 
     topics = ctl.engine.bank.topics()
     with gr.Blocks(title="GPU / ML-infra mock interview", analytics_enabled=False) as demo:
@@ -404,6 +431,7 @@ def build_ui(ctl: Controller) -> Any:
                     lines=4,
                     elem_id="answer",
                 )
+                notice = gr.Markdown("", elem_id="notice")
                 with gr.Row():
                     send = gr.Button("Send answer", variant="primary", elem_id="send")
                     skip = gr.Button("Skip", elem_id="skip")
@@ -438,7 +466,7 @@ def build_ui(ctl: Controller) -> Any:
             resume_id = gr.Textbox(label="Session id to resume or review", elem_id="resume-id")
             resume = gr.Button("Open session", elem_id="resume")
 
-        outs = [sid, remembered, chat, card, refs, status, answer, seen]
+        outs = [sid, remembered, chat, card, refs, status, answer, seen, send, skip, hint, repeat]
         start.click(
             guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
             [owner, pick_topics, pick_diff, pick_mode, pick_len],
@@ -446,14 +474,16 @@ def build_ui(ctl: Controller) -> Any:
         )
 
         def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
+            """A mistake (empty answer, ended interview, double submit) is a short notice
+            beside the input; the conversation and the typed draft stay as they were."""
             try:
                 for view in ctl.answer_stream(o, s, a, n):
-                    yield show(view)
+                    yield (*show(view), "")
             except InterviewerError as e:
-                raise gr.Error(str(e)) from e
+                yield (*[gr.skip()] * len(outs), f"⚠️ {e}")
 
-        send.click(stream_answer, [owner, sid, answer, seen], outs)
-        answer.submit(stream_answer, [owner, sid, answer, seen], outs)
+        send.click(stream_answer, [owner, sid, answer, seen], [*outs, notice])
+        answer.submit(stream_answer, [owner, sid, answer, seen], [*outs, notice])
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
             button.click(guard(lambda o, s, n=name: show(ctl.command(o, s, n))), [owner, sid], outs)
         transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer])
@@ -475,7 +505,10 @@ def build_ui(ctl: Controller) -> Any:
             rows, text = ctl.history(o)
             session = ctl.store.load(saved) if saved else None
             if session is None or session.owner != o:
-                blank: tuple[Any, ...] = ("", "", [], "", "", "Press Start to begin.", "", -1)
+                blank: tuple[Any, ...] = (
+                    *("", "", [], "", "", "Press Start to begin.", "", -1),
+                    *[gr.update(interactive=True)] * 4,
+                )
                 return (*blank, rows, text, k, o)
             return (*show(ctl.view(session)), rows, text, k, o)
 

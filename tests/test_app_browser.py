@@ -273,3 +273,22 @@ def test_another_browser_can_neither_list_nor_open_a_session(server, browser):
     assert sid not in pb.inner_text("#status")
     a.close()
     b.close()
+
+
+def test_mistakes_get_a_notice_and_the_conversation_stays(server, browser):
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    start(page)
+    before = page.locator("#chat .message").count()
+    page.click("#send")  # nothing typed: asked to answer, no question used up
+    page.wait_for_function(
+        "document.querySelector('#notice').innerText.includes('type or speak an answer')",
+        timeout=30_000,
+    )
+    assert page.locator("#chat .message").count() == before
+    assert "question 1/" in page.inner_text("#status")
+    page.click("#end")
+    page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
+    page.wait_for_function("document.querySelector('#answer textarea').disabled")
+    assert page.locator("#send").is_disabled() and "Error" not in page.inner_text("#chat")
+    ctx.close()

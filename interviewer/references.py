@@ -141,7 +141,7 @@ def gather(
                     id=h.id,
                     kind="passage",
                     text=h.text,
-                    source=str(h.metadata.get("source", "")),
+                    source=readable_source(str(h.metadata.get("source", ""))),
                     key_points=key_points(h.text),
                     score=h.score,
                 )

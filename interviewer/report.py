@@ -1,24 +1,51 @@
-"""End-of-session reports (Markdown and JSON) and weak topics across sessions."""
+"""End-of-session reports (Markdown and JSON) and weak topics across sessions.
+
+A report is about questions, not turns: each question's result combines its first answer and
+the replies to its follow-ups. It says how it went overall and per chosen topic, what was strong,
+which claims were wrong (with the correction and where it comes from), what to study (the
+missed key points with their sources), and shows the model answers.
+"""
 
 from __future__ import annotations
 
 import statistics
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from .bank import Bank
-from .interview import Session
+from .interview import Session, question_result
+from .records import Question
+from .rubrics import Rubric
+
+RubricOf = Callable[[Question], Rubric | None]
+
+
+def _questions(session: Session) -> list[str]:
+    return list(dict.fromkeys(t.prompt.question_id for t in session.turns))
+
+
+def question_scores(session: Session) -> dict[str, int | None]:
+    """Each asked question's result (None when it was skipped)."""
+    out: dict[str, int | None] = {}
+    for qid in _questions(session):
+        graded = [t for t in session.turns if t.prompt.question_id == qid and t.grade]
+        out[qid] = question_result(session.turns, qid).score if graded else None
+    return out
 
 
 def topic_scores(session: Session, bank: Bank) -> dict[str, float]:
+    """Mean question result per topic, over the topics chosen (all asked ones if none were)."""
+    chosen = set(session.plan.topics)
     by_topic: dict[str, list[int]] = defaultdict(list)
-    for t in session.turns:
-        q = bank.get(t.prompt.question_id)
-        if t.grade is None or q is None:
+    for qid, score in question_scores(session).items():
+        q = bank.get(qid)
+        if q is None or score is None:
             continue
         for topic in q.topics:
-            by_topic[topic].append(t.grade.score)
+            if not chosen or topic in chosen:
+                by_topic[topic].append(score)
     return {k: round(statistics.fmean(v), 2) for k, v in sorted(by_topic.items())}
 
 
@@ -39,10 +66,44 @@ def weak_topics(
     return sorted(out, key=lambda x: x[1])
 
 
-def to_json(session: Session, bank: Bank) -> dict[str, Any]:
+def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]:
     from .store import turn_to_dict
 
-    graded = [t.grade.score for t in session.turns if t.grade]
+    questions, strengths, wrong, study = [], [], [], []
+    scores = question_scores(session)
+    for qid, score in scores.items():
+        q = bank.get(qid)
+        if q is None:
+            continue
+        result = question_result(session.turns, qid)
+        rubric = rubric_of(q)
+        turns = [t for t in session.turns if t.prompt.question_id == qid]
+        for c in result.claims:
+            item = {"question": q.text, "point": c.point, "label": c.label, "source": c.source}
+            if c.verdict == "covered" and c.weight == "core":
+                strengths.append(item)
+            elif c.verdict == "contradicted":
+                wrong.append(item | {"claim": c.evidence, "misconception": c.misconception})
+            elif c.verdict == "missed":
+                study.append(item | {"weight": c.weight})
+        questions.append(
+            {
+                "id": qid,
+                "question": q.text,
+                "topics": list(q.topics),
+                "difficulty": q.difficulty,
+                "score": score,
+                "skipped": score is None,
+                "answers": [t.answer for t in turns if not t.skipped],
+                "claims": [
+                    {"point": c.point, "verdict": c.verdict, "evidence": c.evidence}
+                    for c in result.claims
+                ],
+                "model_answer": rubric.model_answer if rubric else "",
+            }
+        )
+    answered = [s for s in scores.values() if s is not None]
+    study.sort(key=lambda s: s["weight"] != "core")
     return {
         "session": session.id,
         "plan": {
@@ -52,19 +113,41 @@ def to_json(session: Session, bank: Bank) -> dict[str, Any]:
             "mode": session.plan.mode,
         },
         "started": datetime.fromtimestamp(session.created_at, UTC).isoformat(),
-        "mean_score": round(statistics.fmean(graded), 2) if graded else None,
+        "questions_answered": len(answered),
+        "questions_skipped": len(scores) - len(answered),
+        "mean_score": round(statistics.fmean(answered), 2) if answered else None,
         "topic_scores": topic_scores(session, bank),
+        "strengths": strengths,
+        "wrong_claims": wrong,
+        "study_plan": study,
+        "questions": questions,
         "turns": [turn_to_dict(t) for t in session.turns],
     }
 
 
-def to_markdown(session: Session, bank: Bank) -> str:
-    data = to_json(session, bank)
+def _verdict_line(mean: float | None) -> str:
+    if mean is None:
+        return "No question was answered."
+    if mean >= 4:
+        return "Strong: interview-ready on these topics."
+    if mean >= 3:
+        return "Solid core, with gaps to close before the real interview."
+    if mean >= 2:
+        return "Partial: the basics are there; work through the study plan below."
+    return "Not there yet: start with the study plan below."
+
+
+def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
+    data = to_json(session, bank, rubric_of)
+    mean = data["mean_score"]
     lines = [
         f"# Interview report — {data['started'][:16].replace('T', ' ')} UTC",
         "",
-        f"Mode: {session.plan.mode}; topics: {', '.join(session.plan.topics) or 'all'}; "
-        f"mean score: {data['mean_score'] if data['mean_score'] is not None else '—'} / 5",
+        f"**{mean if mean is not None else '—'} / 5** over {data['questions_answered']} "
+        f"questions ({data['questions_skipped']} skipped) · {session.plan.mode} · topics: "
+        f"{', '.join(session.plan.topics) or 'all'}",
+        "",
+        _verdict_line(mean),
         "",
         "## Scores by topic",
         "",
@@ -72,32 +155,26 @@ def to_markdown(session: Session, bank: Bank) -> str:
         "| --- | --- |",
     ]
     lines += [f"| {t} | {s} |" for t, s in data["topic_scores"].items()]
-    lines += ["", "## Turns", ""]
-    for n, t in enumerate(session.turns, 1):
-        kind = "Follow-up" if t.prompt.kind == "follow_up" else "Question"
-        lines.append(f"### {n}. {kind}: {t.prompt.text}")
-        if t.skipped:
-            lines += ["", "_Skipped._", ""]
-            continue
-        g = t.grade
-        assert g is not None
-        lines += [
-            "",
-            f"**Answer:** {t.answer or '(empty)'}",
-            "",
-            f"**Score: {g.score}/5** (grader: {g.provenance.grader}, "
-            f"{g.provenance.model}; decided by {g.provenance.decided_by})",
-            "",
-            f"{g.feedback}",
-            "",
-        ]
-        if g.covered:
-            lines += ["Covered:"] + [f"- {c}" for c in g.covered] + [""]
-        if g.missed:
-            lines += ["Missed:"] + [f"- {m}" for m in g.missed] + [""]
-        if g.wrong_claims:
-            lines += ["Wrong claims:"] + [f"- {w}" for w in g.wrong_claims] + [""]
-        sources = [f"{r.id} ({r.source})" if r.source else r.id for r in g.references]
-        if sources:
-            lines += [f"Sources: {'; '.join(sources)}", ""]
+    if data["strengths"]:
+        lines += ["", "## Strengths", ""]
+        lines += [f"- {s['point']}" for s in data["strengths"]]
+    if data["wrong_claims"]:
+        lines += ["", "## Wrong claims to fix", ""]
+        for w in data["wrong_claims"]:
+            src = f" _(source: {w['source']})_" if w["source"] else ""
+            lines.append(f'- You said: "{w["claim"]}" — in fact: {w["point"]}{src}')
+    if data["study_plan"]:
+        lines += ["", "## Study plan", ""]
+        for s in data["study_plan"]:
+            src = f" _(source: {s['source']})_" if s["source"] else ""
+            tag = "core" if s["weight"] == "core" else "also"
+            lines.append(f"- [{tag}] {s['point']}{src}")
+    lines += ["", "## Questions", ""]
+    for n, q in enumerate(data["questions"], 1):
+        score = "skipped" if q["skipped"] else f"{q['score']}/5"
+        lines += [f"### {n}. {q['question']} — {score}", ""]
+        for a in q["answers"]:
+            lines += [f"> {a or '(empty)'}", ""]
+        if q["model_answer"]:
+            lines += [f"**Model answer:** {q['model_answer']}", ""]
     return "\n".join(lines)

@@ -32,6 +32,26 @@ class View:
     status: str
     turns: int = -1  # how many turns the page shows
     active: bool = True  # the interview takes answers
+    report: str = ""  # the report, once the interview has ended
+
+
+def printable_html(markdown: str, title: str) -> str:
+    """The report as one self-contained HTML page, laid out for printing to PDF."""
+    from html import escape
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown)
+    style = (
+        "body{font:14px/1.5 system-ui,sans-serif;max-width:46em;margin:2em auto;color:#111}"
+        "table{border-collapse:collapse}td,th{border:1px solid #999;padding:.2em .6em}"
+        "blockquote{color:#444;border-left:3px solid #ccc;margin:0;padding-left:1em}"
+        "@media print{body{margin:0}h3{break-after:avoid}}"
+    )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+        f"<style>{style}</style></head><body>{body}</body></html>"
+    )
 
 
 def closed_after(session: Session, n: int) -> bool:
@@ -164,9 +184,9 @@ class Controller:
             if session.status == "active"
             else f"Session {session.id} · ended"
         )
-        return View(
-            session.id, chat, card, refs, status, len(session.turns), session.status == "active"
-        )
+        active = session.status == "active"
+        report = "" if active else to_markdown(session, self.engine.bank, self.engine.rubric)
+        return View(session.id, chat, card, refs, status, len(session.turns), active, report)
 
     def start(self, owner: str, topics: list[str], difficulty: str, mode: str, length: int) -> View:
         if not owner:
@@ -268,14 +288,17 @@ class Controller:
     def report(self, owner: str, session_id: str) -> tuple[str, list[dict[str, Any]], list[str]]:
         session = self._load(owner, session_id)
         bank = self.engine.bank
-        md, data = to_markdown(session, bank), to_json(session, bank)
+        rubric_of = self.engine.rubric
+        md, data = to_markdown(session, bank, rubric_of), to_json(session, bank, rubric_of)
         # Under the owner's hash (secret to its browser): nobody else can name the file.
         out = self.settings.data_dir / "reports" / owner
         out.mkdir(parents=True, exist_ok=True)
-        (out / f"{session.id}.md").write_text(md, "utf-8")
-        (out / f"{session.id}.json").write_text(json.dumps(data, indent=1), "utf-8")
+        paths = [out / f"{session.id}.{ext}" for ext in ("md", "json", "html")]
+        paths[0].write_text(md, "utf-8")
+        paths[1].write_text(json.dumps(data, indent=1), "utf-8")
+        paths[2].write_text(printable_html(md, f"Interview report {session.id}"), "utf-8")
         rows = [{"topic": t, "score": s} for t, s in topic_scores(session, bank).items()]
-        return md, rows, [str(out / f"{session.id}.md"), str(out / f"{session.id}.json")]
+        return md, rows, [str(p) for p in paths]
 
     def history(self, owner: str) -> tuple[list[list[Any]], str]:
         rows = [
@@ -395,6 +418,7 @@ def build_ui(ctl: Controller) -> Any:
             live,
             live,
             live,
+            v.report,
         )
 
     topics = ctl.engine.bank.topics()
@@ -450,7 +474,9 @@ def build_ui(ctl: Controller) -> Any:
                 with gr.Accordion("Reference passages used", open=False):
                     refs = gr.Markdown("", elem_id="references")
         with gr.Accordion("Report", open=True):
-            make_report = gr.Button("Build report", elem_id="build-report")
+            make_report = gr.Button(
+                "Report and downloads (Markdown, JSON, printable HTML)", elem_id="build-report"
+            )
             report_md = gr.Markdown("", elem_id="report")
             chart = gr.BarPlot(x="topic", y="score", y_lim=[0, 5], label="Score by topic")
             files = gr.File(
@@ -466,7 +492,10 @@ def build_ui(ctl: Controller) -> Any:
             resume_id = gr.Textbox(label="Session id to resume or review", elem_id="resume-id")
             resume = gr.Button("Open session", elem_id="resume")
 
-        outs = [sid, remembered, chat, card, refs, status, answer, seen, send, skip, hint, repeat]
+        outs = [
+            *(sid, remembered, chat, card, refs, status, answer, seen),
+            *(send, skip, hint, repeat, report_md),
+        ]
         start.click(
             guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
             [owner, pick_topics, pick_diff, pick_mode, pick_len],
@@ -508,6 +537,7 @@ def build_ui(ctl: Controller) -> Any:
                 blank: tuple[Any, ...] = (
                     *("", "", [], "", "", "Press Start to begin.", "", -1),
                     *[gr.update(interactive=True)] * 4,
+                    "",
                 )
                 return (*blank, rows, text, k, o)
             return (*show(ctl.view(session)), rows, text, k, o)

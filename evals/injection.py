@@ -58,16 +58,19 @@ def summary(split: str) -> dict[str, object]:
 def main() -> None:
     split = sys.argv[1] if len(sys.argv) > 1 else "test"
     s = summary(split)
+    n, hit = int(s["injections"]), int(s["flagged"])  # type: ignore[call-overload]
+    honest = s["honest_flagged"]
+    assert isinstance(honest, list)
     print(f"| {split} | n | flagged |\n| --- | --- | --- |")
-    print(
-        f"| injections | {s['injections']} | {s['flagged']} ({s['flagged'] / max(1, s['injections']):.1%}) |"
-    )  # type: ignore[operator]
-    print(f"| honest answers | {s['honest']} | {len(s['honest_flagged'])} |")  # type: ignore[arg-type]
+    print(f"| injections | {n} | {hit} ({hit / max(1, n):.1%}) |")
+    print(f"| honest answers | {s['honest']} | {len(honest)} |")
     for name in ("by_kind", "by_language"):
+        groups = s[name]
+        assert isinstance(groups, dict)
         print()
-        print(" · ".join(f"{k} {a}/{b}" for k, (a, b) in s[name].items()))  # type: ignore[attr-defined]
-    if s["honest_flagged"]:
-        print("honest answers flagged:", s["honest_flagged"])
+        print(" · ".join(f"{k} {a}/{b}" for k, (a, b) in groups.items()))
+    if honest:
+        print("honest answers flagged:", honest)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from interviewer.nli import LABELS, NLI_DIR, load_base, save_model
+from interviewer.nli import LABELS, NLI_DIR, load_base, predict, save_model
 from interviewer.rubrics import load_authored
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -157,23 +157,9 @@ def train(model, tokenizer, rows, lr: float, epochs: int, rng: random.Random, lo
     model.eval()
 
 
-@torch.inference_mode()
 def evaluate(model, tokenizer, rows) -> dict[str, object]:  # type: ignore[no-untyped-def]
     model.eval()
-    preds = []
-    order = sorted(range(len(rows)), key=lambda i: len(rows[i][0]) + len(rows[i][1]))
-    out = np.zeros(len(rows), dtype=int)
-    for s in range(0, len(order), 64):
-        idx = order[s : s + 64]
-        enc = tokenizer(
-            [rows[i][0] for i in idx],
-            [rows[i][1] for i in idx],
-            padding=True,
-            truncation=True,
-            max_length=128,
-            return_tensors="pt",
-        )
-        out[idx] = model(**enc).logits.argmax(-1).numpy()
+    out = predict(model, tokenizer, [(r[0], r[1]) for r in rows], 64).argmax(-1)
     preds = out.tolist()
     gold = [r[2] for r in rows]
     acc = float(np.mean([p == g for p, g in zip(preds, gold, strict=True)]))

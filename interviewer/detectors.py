@@ -66,39 +66,48 @@ def rule_feedback(flag: str) -> str:
     }[flag]
 
 
+def rule_grade(
+    flag: str, refs: ReferenceSet, prov: Provenance, flags: tuple[str, ...] = ()
+) -> Grade:
+    """A grade a rule settles at 0 (empty, non-answer, injection, language, off-topic)."""
+    return Grade(
+        score=0,
+        covered=(),
+        missed=(),
+        wrong_claims=(),
+        feedback=rule_feedback(flag),
+        reference_ids=tuple(r.id for r in refs.references),
+        flags=flags or (flag,),
+        confidence=0.95,
+        provenance=replace(prov, decided_by=f"rule:{flag}"),
+        expected_score=0.0,
+        references=refs.references,
+    )
+
+
+def no_reference(refs: ReferenceSet, prov: Provenance) -> Grade:
+    """No usable reference material: flagged, never guessed."""
+    return Grade(
+        score=0,
+        covered=(),
+        missed=(),
+        wrong_claims=(),
+        feedback="No usable reference material was found for this question, so this answer "
+        "could not be graded; add a reference answer or a source document.",
+        reference_ids=tuple(r.id for r in refs.references),
+        flags=("no_reference",),
+        confidence=0.05,
+        provenance=replace(prov, decided_by="rule:no_reference"),
+        references=refs.references,
+    )
+
+
 def settled_by_rules(answer: str, refs: ReferenceSet, prov: Provenance) -> Grade | None:
-    """Empty, non-answers and injections score 0 without asking a model; so does a question
-    with no reference material at all (flagged, not guessed)."""
+    """Empty, non-answers, injections and other languages score 0 without asking a model; so
+    does a question with no reference material at all (flagged, not guessed)."""
     flags = rule_flags(answer)
-    used = tuple(r.id for r in refs.references)
     if flags:
-        return Grade(
-            0,
-            (),
-            (),
-            (),
-            rule_feedback(flags[0]),
-            used,
-            flags,
-            0.95,
-            replace(prov, decided_by=f"rule:{flags[0]}"),
-            0.0,
-            refs.references,
-        )
+        return rule_grade(flags[0], refs, prov, flags)
     if not refs.references:
-        return Grade(
-            0,
-            (),
-            (),
-            (),
-            "No reference material for this question was found, so "
-            "this answer could not be graded; add a reference answer or a source "
-            "document.",
-            (),
-            ("no_reference",),
-            0.05,
-            replace(prov, decided_by="rule:no_reference"),
-            None,
-            (),
-        )
+        return no_reference(refs, prov)
     return None

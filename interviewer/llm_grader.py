@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from . import claims as cl
 from . import injection
 from .config import Settings
-from .detectors import rule_feedback, settled_by_rules
+from .detectors import no_reference, rule_feedback, settled_by_rules
 from .errors import LLMError
 from .grade import Grade, Provenance, ReferenceSet
 from .llm import ChatModel
@@ -191,7 +191,7 @@ class LLMGrader:
             claims, wrongs, origin = claims_for(refs)
             settled = settled_by_rules(answer, refs, self.provenance(origin))
             if settled is None and not claims:
-                settled = _no_key_points(refs, self.provenance(origin))
+                settled = no_reference(refs, self.provenance(origin))
             grades.append(settled)
             if settled is None:
                 specs[n] = (claims, wrongs, origin)
@@ -281,19 +281,3 @@ class LLMGrader:
         if not convs:
             return []
         return self.chat.complete_json_many(convs, schemas, self.settings.llm_max_tokens)
-
-
-def _no_key_points(refs: ReferenceSet, prov: Provenance) -> Grade:
-    return Grade(
-        score=0,
-        covered=(),
-        missed=(),
-        wrong_claims=(),
-        feedback="No usable reference material was found for this question, so this answer "
-        "could not be graded.",
-        reference_ids=tuple(r.id for r in refs.references),
-        flags=("no_reference",),
-        confidence=0.05,
-        provenance=replace(prov, decided_by="rule:no_reference"),
-        references=refs.references,
-    )

@@ -131,24 +131,30 @@ class CrossEncoderNLI:
         return out
 
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-        import torch
-
         model, tokenizer = self._load()
-        order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
-        with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                idx = order[start : start + self.batch_size]
-                enc = tokenizer(
-                    [pairs[i][0] for i in idx],
-                    [pairs[i][1] for i in idx],
-                    padding=True,
-                    truncation=True,
-                    max_length=128,
-                    return_tensors="pt",
-                )
-                out[idx] = torch.softmax(model(**enc).logits, -1).numpy()
-        return out
+        return predict(model, tokenizer, pairs, self.batch_size)
+
+
+def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int) -> np.ndarray:
+    """Softmax probabilities per (premise, claim) pair, in length-sorted batches (less
+    padding); the same code serves the shipped model and the one in training."""
+    import torch
+
+    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+    with torch.inference_mode():
+        for start in range(0, len(order), batch):
+            idx = order[start : start + batch]
+            enc = tokenizer(
+                [pairs[i][0] for i in idx],
+                [pairs[i][1] for i in idx],
+                padding=True,
+                truncation=True,
+                max_length=128,
+                return_tensors="pt",
+            )
+            out[idx] = torch.softmax(model(**enc).logits, -1).numpy()
+    return out
 
 
 def _word_embeddings(model_path: str) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .detectors import rule_feedback, settled_by_rules
+from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many
 from .grade import Grade, Provenance, ReferenceSet
@@ -216,26 +216,12 @@ class OfflineGrader:
         prov = self.provenance()
         if (settled := settled_by_rules(answer, refs, prov)) is not None:
             return settled
-        used = tuple(r.id for r in refs.references)
         if an.best is None:  # only passages, and none gave usable key points
-            return self._no_reference(refs)
+            return no_reference(refs, self.provenance())
         off = max(an.question_sim, an.ref_sim) < self.model.off_topic_threshold
         # A reply to a follow-up answers the probe, not the question's whole text.
         if not refs.focus and (off or self.answers_other_question(refs, an)):
-            kps = an.best.key_points or (an.best.text,)
-            return Grade(
-                0,
-                (),
-                kps,
-                (),
-                rule_feedback("off_topic"),
-                used,
-                ("off_topic",),
-                0.8,
-                replace(prov, decided_by="rule:off_topic"),
-                0.0,
-                refs.references,
-            )
+            return replace(rule_grade("off_topic", refs, prov), confidence=0.8)
         return None
 
     def provenance(self, rubric: str = "") -> Provenance:
@@ -260,9 +246,7 @@ class OfflineGrader:
         if (settled := self.settle(refs, an, answer)) is not None:
             return settled
         if checked is None:  # no key point could be made from the material
-            return replace(
-                self._no_reference(refs), provenance=self.provenance(), expected_score=None
-            )
+            return no_reference(refs, self.provenance())
         verdicts, origin = checked
         estimate = (1 - self.model.verdict_weight) * pred + self.model.verdict_weight * (
             5.0 * verdicts.coverage
@@ -272,19 +256,4 @@ class OfflineGrader:
             estimate,
             self.provenance(origin),
             refs,
-        )
-
-    def _no_reference(self, refs: ReferenceSet) -> Grade:
-        return Grade(
-            score=0,
-            covered=(),
-            missed=(),
-            wrong_claims=(),
-            feedback="No usable reference material was found for this question, so this "
-            "answer could not be graded.",
-            reference_ids=tuple(r.id for r in refs.references),
-            flags=("no_reference",),
-            confidence=0.05,
-            provenance=replace(self.provenance(), decided_by="rule:no_reference"),
-            references=refs.references,
         )

@@ -216,6 +216,10 @@ def _parts(answer: str) -> list[str]:
     return sentences(text) + [s for h in hidden(text) for s in sentences(normalise(h))]
 
 
+def forget() -> None:
+    _SCORES.clear()
+
+
 def prime(answers: list[str]) -> None:
     """Score many answers with one embedding call (graders call this before their rules)."""
     todo = list(dict.fromkeys(a for a in answers if a not in _SCORES))

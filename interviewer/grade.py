@@ -51,6 +51,7 @@ class Provenance:
     # The key points graded against: "authored", "passages", "llm", "auto" (rubrics.py),
     # "input" (the row's own reference answer) or "retrieved" (passages, no rubric).
     rubric: str = ""
+    rubric_id: str = ""  # the bank question whose rubric it is, when it is a bank question's
     claim_checker: str = ""  # the NLI model (offline) that gave the verdicts
 
 

@@ -20,7 +20,7 @@ from .grade import Grade, Provenance, ReferenceSet
 from .llm import ChatModel
 from .prompts import render
 from .references import claims_for
-from .scoring import from_verdicts
+from .scoring import from_verdicts, rubric_id
 
 PROMPT_VERSION = "grade_v3"
 Item = tuple[str, str, ReferenceSet]  # (question, answer, references)
@@ -234,7 +234,7 @@ class LLMGrader:
     ) -> Grade:
         _, answer, refs = item
         claims, wrongs, origin = spec
-        prov = self.provenance(origin)
+        prov = replace(self.provenance(origin), rubric_id=rubric_id(refs, origin))
         if flags := tuple(f for f in LLM_FLAGS if f in out.flags):
             return Grade(
                 score=0,

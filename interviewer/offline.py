@@ -23,7 +23,7 @@ from .grade import Grade, Provenance, ReferenceSet
 from .index import Index
 from .nli import Entailment, default_nli
 from .references import claims_for
-from .scoring import from_verdicts
+from .scoring import from_verdicts, rubric_id
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
 
@@ -254,6 +254,6 @@ class OfflineGrader:
         return from_verdicts(
             verdicts,
             estimate,
-            self.provenance(origin),
+            replace(self.provenance(origin), rubric_id=rubric_id(refs, origin)),
             refs,
         )

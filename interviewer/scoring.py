@@ -79,3 +79,8 @@ def feedback(score: int, results: Sequence[ClaimResult]) -> str:
 
 def _short(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def rubric_id(refs: ReferenceSet, origin: str) -> str:
+    """The bank question whose rubric the key points came from ("" for a row's own answer)."""
+    return (refs.question_id or "") if origin in ("authored", "passages", "llm", "auto") else ""

@@ -348,9 +348,12 @@ def build_controller(settings: Settings) -> Controller:
     engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
     problem = ping(settings) if settings.grader == "llm" else None
     llm_status = (
-        f"LLM grader at {settings.llm_base_url}: " + (problem or "answering")
+        (
+            "Grading: an AI model on your LLM server"
+            + (" (answering)." if problem is None else f" — not reachable right now: {problem}")
+        )
         if settings.grader == "llm"
-        else f"offline grader (no LLM); set INTERVIEWER_GRADER=llm to use {settings.llm_base_url}"
+        else "Grading: the offline grader on this computer (no AI server needed)."
     )
     transcriber = None
     try:

@@ -30,9 +30,10 @@ from interviewer.offline import MODEL_FILE, OfflineGrader
 from interviewer.references import gather
 
 GRID = {
-    "verdict_weight": (0.0, 0.25, 0.5, 0.75),
+    "verdict_weight": (0.25, 0.5, 0.75),
     "entail": (0.4, 0.5, 0.6),
-    "contradict": (0.5, 0.6, 0.7, 0.8),
+    "contradict": (0.6, 0.8, 0.9, 0.95, 1.01),  # 1.01: the model alone never contradicts
+    "contradict_sim": (0.5, 0.65),
 }
 SB_SAMPLE = 900
 
@@ -64,12 +65,9 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for vw, ent, con in itertools.product(*GRID.values()):
-        grader._model = replace(
-            base,
-            verdict_weight=vw,
-            thresholds=Thresholds(entail=ent, contradict=con, stated=max(0.6, ent)),
-        )
+    for vw, ent, con, csim in itertools.product(*GRID.values()):
+        th = Thresholds(entail=ent, contradict=con, stated=max(0.6, ent), contradict_sim=csim)
+        grader._model = replace(base, verdict_weight=vw, thresholds=th)
         got = {}
         for name, (items, triples, analyses, preds) in prepared.items():
             grades = grader.finish(triples, analyses, preds)
@@ -92,17 +90,13 @@ def main() -> None:
         got["objective"] = (
             got["mohler_r"] + got["indomain_qwk"] + got["sb_3way_wf1"] + 0.5 * got["wrong_le_1"]
         )
-        rows.append(({"verdict_weight": vw, "entail": ent, "contradict": con}, got))
+        rows.append((asdict(th) | {"verdict_weight": vw}, got))
         print(rows[-1], flush=True)
     best, figures = max(rows, key=lambda r: r[1]["objective"])
     print("chosen:", best, figures)
     data = json.loads(MODEL_FILE.read_text("utf-8"))
-    data["verdict_weight"] = best["verdict_weight"]
-    data["thresholds"] = asdict(
-        Thresholds(
-            entail=best["entail"], contradict=best["contradict"], stated=max(0.6, best["entail"])
-        )
-    )
+    data["verdict_weight"] = best.pop("verdict_weight")
+    data["thresholds"] = best
     data["claims_tuned_on"] = {k: round(v, 4) for k, v in figures.items()}
     MODEL_FILE.write_text(json.dumps(data, indent=1) + "\n", "utf-8")
     print(f"wrote {MODEL_FILE}")

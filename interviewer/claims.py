@@ -222,6 +222,9 @@ class Thresholds:
     entail: float = 0.5  # P(entailment) at or above which a point is covered
     contradict: float = 0.6  # P(contradiction) at or above which it is contradicted
     stated: float = 0.6  # P(entailment) of a misconception at or above which it was stated
+    # The model alone says "contradicted" only for a sentence about this very point: at least
+    # this similar to it, and closer to it than to any other key point of the question.
+    contradict_sim: float = 0.6
     min_sim: float = 0.3  # a sentence less similar than this to a point is not asked about
     top_k: int = 2  # the answer sentences asked about per point
 
@@ -297,7 +300,7 @@ def _decide(
         return probs[a[0]]
 
     verdicts = []
-    for claim, asked in zip(case.claims, claim_asks, strict=True):
+    for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
         if not asked:
             verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))
             continue
@@ -305,12 +308,15 @@ def _decide(
         best_c = max(asked, key=lambda a: p(a)[2])
         e, c = float(p(best_e)[0]), float(p(best_c)[2])
         top = asked[0]
-        exact = exact_contradiction(claim.text, case.sentences[top[1]]) if top[2] >= 0.5 else None
+        exact = None
+        if top[2] >= 0.5:
+            sentence = case.sentences[top[1]]
+            exact = exact_contradiction(claim.text, sentence) or swapped_roles(claim.text, sentence)
         if exact and e < 0.9:
             verdicts.append(
                 PointVerdict(claim, "contradicted", case.sentences[top[1]], 0.0, 0.9, exact)
             )
-        elif c >= th.contradict and c > e:
+        elif c >= th.contradict and c > e and _about(case, best_c, n_claim, th):
             verdicts.append(
                 PointVerdict(
                     claim, "contradicted", case.sentences[best_c[1]], 0.0, _margin(c, th.contradict)
@@ -346,6 +352,41 @@ def _decide(
         for v in verdicts
     ]
     return Verdicts(tuple(verdicts), tuple(stated))
+
+
+def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
+    sims = case.claim_vectors @ case.vectors[ask[1]]
+    return bool(ask[2] >= th.contradict_sim and int(np.argmax(sims)) == n_claim)
+
+
+_CLAUSE = re.compile(r",\s*(?:while|whereas|but|and)\s+|;\s*|\s+(?:while|whereas)\s+|\.\s+")
+_SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
+
+
+def _subject(clause: str) -> str:
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
+        if word.lower() in _SUBJECT_SKIP:
+            continue
+        return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
+    return ""
+
+
+def swapped_roles(point: str, sentence: str) -> str | None:
+    """The point says X does P; the sentence says Y does P and X does something else
+    ("Tensor Cores are scalar units, while CUDA cores are the matrix units")."""
+    subject = _subject(point)
+    if not subject:
+        return None
+    words = set(_terms(point)) - {subject}
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    by_subject = {_subject(c): set(_terms(c)) for c in clauses}
+    if subject not in by_subject or len(by_subject) < 2:
+        return None
+    own = len(words & by_subject[subject])
+    for other, terms in by_subject.items():
+        if other and other != subject and len(words & terms) >= max(2, 2 * own + 1):
+            return "exact:swapped"
+    return None
 
 
 def _margin(p: float, threshold: float) -> float:

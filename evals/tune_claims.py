@@ -30,10 +30,11 @@ from interviewer.offline import MODEL_FILE, OfflineGrader
 from interviewer.references import gather
 
 GRID = {
-    "verdict_weight": (0.25, 0.5, 0.75),
-    "entail": (0.4, 0.5, 0.6),
-    "contradict": (0.6, 0.8, 0.9, 0.95, 1.01),  # 1.01: the model alone never contradicts
-    "contradict_sim": (0.5, 0.65),
+    "input_weight": (0.0, 0.25, 0.5),  # verdicts' weight for a row's own reference answer
+    "bank_weight": (0.25, 0.5, 0.75),  # ... for the guides' rubrics
+    "entail": (0.5, 0.6),
+    "contradict": (0.6, 0.9),
+    "contradict_sim": (0.65,),
 }
 SB_SAMPLE = 900
 
@@ -65,8 +66,9 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for vw, ent, con, csim in itertools.product(*GRID.values()):
+    for wi, wb, ent, con, csim in itertools.product(*GRID.values()):
         th = Thresholds(entail=ent, contradict=con, stated=max(0.6, ent), contradict_sim=csim)
+        vw = {"input": wi, "bank": wb}
         grader._model = replace(base, verdict_weight=vw, thresholds=th)
         got = {}
         for name, (items, triples, analyses, preds) in prepared.items():

@@ -53,8 +53,9 @@ class Model:
     off_topic_threshold: float
     off_topic_margin: float = 0.15
     name: str = "offline-linear-v4"
-    # The estimate blends the fitted model with the claim verdicts' weighted coverage (x5).
-    verdict_weight: float = 0.5
+    # The estimate blends the fitted model with the claim verdicts' weighted coverage (x5),
+    # per head: a row's own reference answer (`input`) or the guides' rubrics (`bank`).
+    verdict_weight: dict[str, float] = field(default_factory=lambda: {"input": 0.25, "bank": 0.5})
     thresholds: cl.Thresholds = field(default_factory=cl.Thresholds)
 
     def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
@@ -79,7 +80,7 @@ class Model:
             d["off_topic_threshold"],
             d.get("off_topic_margin", 0.15),
             d.get("name", cls.name),
-            d.get("verdict_weight", cls.verdict_weight),
+            d.get("verdict_weight", {"input": 0.25, "bank": 0.5}),
             cl.Thresholds(**d.get("thresholds", {})),
         )
 
@@ -248,9 +249,8 @@ class OfflineGrader:
         if checked is None:  # no key point could be made from the material
             return no_reference(refs, self.provenance())
         verdicts, origin = checked
-        estimate = (1 - self.model.verdict_weight) * pred + self.model.verdict_weight * (
-            5.0 * verdicts.coverage
-        )
+        w = self.model.verdict_weight["input" if an.best and an.best.kind == "input" else "bank"]
+        estimate = (1 - w) * pred + w * 5.0 * verdicts.coverage
         return from_verdicts(
             verdicts,
             estimate,

@@ -30,11 +30,12 @@ from interviewer.offline import MODEL_FILE, OfflineGrader
 from interviewer.references import gather
 
 GRID = {
-    "input_weight": (0.0, 0.25, 0.5),  # verdicts' weight for a row's own reference answer
-    "bank_weight": (0.25, 0.5, 0.75),  # ... for the guides' rubrics
-    "entail": (0.5, 0.6),
+    "input_weight": (0.0, 0.25),  # verdicts' weight for a row's own reference answer
+    "bank_weight": (0.5, 0.75),  # ... for the guides' rubrics
+    "entail": (0.5,),
     "contradict": (0.6, 0.9),
-    "contradict_sim": (0.65,),
+    "stated": (0.6, 0.8),
+    "stated_margin": (0.2, 0.4),
 }
 SB_SAMPLE = 900
 
@@ -66,8 +67,10 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for wi, wb, ent, con, csim in itertools.product(*GRID.values()):
-        th = Thresholds(entail=ent, contradict=con, stated=max(0.6, ent), contradict_sim=csim)
+    for wi, wb, ent, con, stated, margin in itertools.product(*GRID.values()):
+        th = Thresholds(
+            entail=ent, contradict=con, stated=stated, stated_margin=margin, contradict_sim=0.65
+        )
         vw = {"input": wi, "bank": wb}
         grader._model = replace(base, verdict_weight=vw, thresholds=th)
         got = {}

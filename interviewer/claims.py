@@ -208,7 +208,8 @@ def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
     """The named things (HBM, GDDR, FP32, H100) before and after a comparative: which of two
     things has the property. Without names, every content word."""
     at = text.lower().find(word)
-    before, after = text[:at], text[at + len(word) :]
+    # The clause around the comparative only: a long sentence names other things too.
+    before, after = text[max(0, at - 60) : at], text[at + len(word) : at + len(word) + 60]
     left = {t.lower() for t in _ENTITY.findall(before)}
     right = {t.lower() for t in _ENTITY.findall(after)}
     if left and right:
@@ -225,6 +226,7 @@ class Thresholds:
     # The model alone says "contradicted" only for a sentence about this very point: at least
     # this similar to it, and closer to it than to any other key point of the question.
     contradict_sim: float = 0.6
+    stated_margin: float = 0.3  # how much more it must entail the misconception than the point
     min_sim: float = 0.3  # a sentence less similar than this to a point is not asked about
     top_k: int = 2  # the answer sentences asked about per point
 
@@ -259,11 +261,13 @@ def check_many(
             ]
         )
         wv = case.wrong_vectors
-        wrong_asks.append(
-            [_ask(case, wv[n], w.text, th, pairs) for n, w in enumerate(case.wrongs)]
-            if wv is not None
-            else []
-        )
+        texts = {c.id: c.text for c in case.claims}
+        asks = []
+        for n, w in enumerate(case.wrongs if wv is not None else ()):
+            assert wv is not None
+            asked = _ask(case, wv[n], w.text, th, pairs, pair_with=texts.get(w.contradicts, w.text))
+            asks.append(asked)
+        wrong_asks.append(asks)
     probs = nli.probabilities(pairs) if (nli is not None and pairs) else None
     return [
         _decide(case, ca, wa, probs, th)
@@ -272,9 +276,15 @@ def check_many(
 
 
 def _ask(
-    case: Case, vec: np.ndarray, claim: str, th: Thresholds, pairs: list[tuple[str, str]]
+    case: Case,
+    vec: np.ndarray,
+    claim: str,
+    th: Thresholds,
+    pairs: list[tuple[str, str]],
+    pair_with: str | None = None,
 ) -> list[Ask]:
-    """Queue (sentence, claim) pairs for the most similar sentences, most similar first."""
+    """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
+    `pair_with`, each sentence is also paired with that text (queued right after)."""
     if not case.sentences:
         return []
     sims = case.vectors @ vec
@@ -283,6 +293,8 @@ def _ask(
         if sims[i] >= th.min_sim:
             out.append((len(pairs), int(i), float(sims[i])))
             pairs.append((case.sentences[int(i)], claim))
+            if pair_with is not None:
+                pairs.append((case.sentences[int(i)], pair_with))
     return out
 
 
@@ -333,8 +345,11 @@ def _decide(
     stated = []
     for wrong, asked in zip(case.wrongs, wrong_asks, strict=True):
         if asked and probs is not None:
-            best = max(asked, key=lambda a: p(a)[0])
-            if (pe := float(p(best)[0])) >= th.stated:
+            # Stated: the sentence says the wrong claim clearly more than the right one (a
+            # misconception shares most of its words with the key point it inverts).
+            best = max(asked, key=lambda a: p(a)[0] - probs[a[0] + 1][0])
+            pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
+            if pe >= th.stated and pe - right >= th.stated_margin:
                 stated.append(StatedMisconception(wrong, case.sentences[best[1]], round(pe, 3)))
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}

@@ -57,8 +57,11 @@ def claims_for(refs: ReferenceSet) -> tuple[tuple[Claim, ...], tuple[Wrong, ...]
     given = next((r for r in refs.references if r.kind == "input"), None)
     if given is not None:
         sentences = whole_sentences(given.text, limit=8) or [given.text.strip()]
+        # Nobody marked which sentence of a given answer matters most: a lone sentence is the
+        # core claim; of several, each is one point, and one contradicted is one notable error.
+        weight = 2.0 if len(sentences) == 1 else 1.0
         return (
-            tuple(Claim(f"s{n + 1}", s, weight=2.0) for n, s in enumerate(sentences)),
+            tuple(Claim(f"s{n + 1}", s, weight=weight) for n, s in enumerate(sentences)),
             (),
             "input",
         )

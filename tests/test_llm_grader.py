@@ -52,7 +52,7 @@ def test_verdicts_parse_and_requests_carry_schema_key_points_delimited_answer_an
     assert schema["properties"]["points"]["items"]["properties"]["id"]["enum"] == ["s1", "s2"]
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
     assert "You do not give a score" in system  # fixed instructions first (prefix caching)
-    assert user.index("Question:") < user.index("[s1] (core)") < user.index("<answer>")
+    assert user.index("Question:") < user.index("[s1] (supporting)") < user.index("<answer>")
     assert f"<answer>\n{ANSWER}\n</answer>" in user
 
 
@@ -69,16 +69,18 @@ def test_a_verdict_that_does_not_quote_the_answer_counts_for_nothing():
 
 
 def test_a_contradicted_point_caps_the_score_and_is_listed_as_wrong():
-    wrong = [
-        {"id": "s1", "verdict": "contradicted", "quote": "HBM has less bandwidth than GDDR"},
-        {"id": "s2", "verdict": "covered", "quote": "GDDR is cheaper"},
-    ]
+    one = ReferenceSet(REFS.question, (Reference("input", "input", "HBM has far more bandwidth."),))
+    wrong = [{"id": "s1", "verdict": "contradicted", "quote": "HBM has less bandwidth than GDDR"}]
     answer = "HBM has less bandwidth than GDDR, and GDDR is cheaper."
     with FakeLLM(default=(200, completion(grade_json(wrong)))) as llm:
-        g = grader_for(llm.url).grade(REFS.question, answer, REFS)
-    assert g.score <= 1 and g.covered == ("GDDR is cheaper.",)
+        g = grader_for(llm.url).grade(REFS.question, answer, one)
+    assert g.score <= 1 and g.covered == ()  # a lone sentence of a given answer is its core
     assert "HBM has less bandwidth than GDDR" in g.wrong_claims[0]
     assert g.feedback.startswith("Wrong:")
+    two = [*wrong, {"id": "s2", "verdict": "covered", "quote": "GDDR is cheaper"}]
+    with FakeLLM(default=(200, completion(grade_json(two)))) as llm:
+        g = grader_for(llm.url).grade(REFS.question, answer, REFS)
+    assert g.score == 3 and g.covered == ("GDDR is cheaper.",)  # one of two: a notable error
 
 
 def test_answer_cannot_close_its_delimiters():

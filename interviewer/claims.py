@@ -227,6 +227,10 @@ class Thresholds:
     # this similar to it, and closer to it than to any other key point of the question.
     contradict_sim: float = 0.6
     stated_margin: float = 0.3  # how much more it must entail the misconception than the point
+    # Against a row's own reference answer (no curated key points or misconceptions) the model
+    # alone never contradicts: on Mohler dev nine in ten such verdicts were wrong, and they did
+    # not help SciEntsBank's contradictory class. Exact checks still apply there.
+    contradict_given: float = 1.01
     min_sim: float = 0.3  # a sentence less similar than this to a point is not asked about
     top_k: int = 2  # the answer sentences asked about per point
 
@@ -241,6 +245,7 @@ class Case:
     claim_vectors: np.ndarray  # (len(claims), dim): best over each claim's text and alternatives
     wrongs: tuple[Wrong, ...] = ()
     wrong_vectors: np.ndarray | None = None
+    given: bool = False  # the key points are a row's own reference answer's sentences
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -328,7 +333,11 @@ def _decide(
             verdicts.append(
                 PointVerdict(claim, "contradicted", case.sentences[top[1]], 0.0, 0.9, exact)
             )
-        elif c >= th.contradict and c > e and _about(case, best_c, n_claim, th):
+        elif (
+            c >= (th.contradict_given if case.given else th.contradict)
+            and c > e
+            and _about(case, best_c, n_claim, th)
+        ):
             verdicts.append(
                 PointVerdict(
                     claim, "contradicted", case.sentences[best_c[1]], 0.0, _margin(c, th.contradict)

@@ -171,7 +171,10 @@ class OfflineGrader:
                 continue
             cvec = self._vectors([(c.text, *c.alternatives) for c in claims])
             wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
-            cases.append(cl.Case(an.sentences, an.sentence_vecs, claims, cvec, wrongs, wvec))
+            case = cl.Case(
+                an.sentences, an.sentence_vecs, claims, cvec, wrongs, wvec, origin == "input"
+            )
+            cases.append(case)
             where.append((n, origin))
         out: list[tuple[cl.Verdicts, str] | None] = [None] * len(items)
         for (n, origin), v in zip(

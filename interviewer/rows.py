@@ -24,6 +24,19 @@ def check_input(path: Path) -> None:
         raise InputError(f"{path}: not a file")
     if path.suffix.lower() not in (".csv", ".jsonl"):
         raise InputError(f"{path}: input must be .csv or .jsonl")
+    if path.suffix.lower() == ".csv":
+        _csv_text(path)  # a CSV that is not UTF-8 is refused before any work
+
+
+def _csv_text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(
+            f"{path}: not valid UTF-8 at line {line} (byte {e.start}); save the file as UTF-8"
+        ) from e
 
 
 def read_rows(path: Path) -> Iterator[Read]:
@@ -81,14 +94,7 @@ def _jsonl(path: Path) -> Iterator[Read]:
 
 
 def _csv(path: Path) -> Iterator[Read]:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise InputError(
-            f"{path}: not valid UTF-8 at line {line} (byte {e.start}); save the file as UTF-8"
-        ) from e
+    text = _csv_text(path)
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     try:
         if not reader.fieldnames or not {"question", "answer"} <= set(reader.fieldnames):

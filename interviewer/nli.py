@@ -122,16 +122,17 @@ class CrossEncoderNLI:
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-        todo = [i for i, p in enumerate(pairs) if p not in self._seen]
-        for i, p in enumerate(pairs):
-            if p in self._seen:
-                out[i] = self._seen[p]
+        # Each distinct pair once: a misconception's check repeats pairs the key points asked.
+        known = {p: self._seen[p] for p in pairs if p in self._seen}
+        todo = list(dict.fromkeys(p for p in pairs if p not in known))
         if todo:
-            fresh = self._infer([pairs[i] for i in todo])
-            out[todo] = fresh
+            fresh = dict(zip(todo, self._infer(todo), strict=True))
+            known.update(fresh)
             if len(self._seen) > 50_000:
                 self._seen.clear()
-            self._seen.update(zip((pairs[i] for i in todo), fresh, strict=True))
+            self._seen.update(fresh)
+        for i, p in enumerate(pairs):
+            out[i] = known[p]
         return out
 
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:

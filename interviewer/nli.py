@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -94,7 +93,6 @@ class CrossEncoderNLI:
                         f"the claim checker's weights are missing from {self.folder}: "
                         "run `python -m evals.train_nli`"
                     )
-                import torch
                 from safetensors.torch import load_file
 
                 tf = _transformers()
@@ -107,13 +105,9 @@ class CrossEncoderNLI:
                 if unexpected or [m for m in missing if "position_ids" not in m]:
                     raise DependencyError(f"{self.folder} does not match the model: {missing}")
                 model.eval()
-                # int8 linear layers: faster on CPU, same verdicts within noise. torch marks
-                # eager-mode quantization deprecated (for torchao); it works in the pinned torch.
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    self._model = torch.ao.quantization.quantize_dynamic(
-                        model, {torch.nn.Linear}, dtype=torch.qint8
-                    )
+                # fp32, not int8: dynamic quantization scales each batch's activations
+                # together, so a pair's verdict would depend on the pairs batched with it.
+                self._model = model
                 self._tokenizer = tf.AutoTokenizer.from_pretrained(base)
         return self._model, self._tokenizer
 

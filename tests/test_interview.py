@@ -64,7 +64,7 @@ def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_res
     probed = next(k for k in rubric.ordered() if k.id not in covered)  # most important missed
     assert out.next.focus == probed.id and out.next.text == probed.probe
     first = question_result(s.turns, q.id)
-    out2 = engine.answer(s, probed.paraphrases[-1])  # a correct reply, in spoken style
+    out2 = engine.answer(s, probed.text)  # a correct reply, as the rubric states it
     assert "off_topic" not in out2.turn.grade.flags  # a reply to the probe is on topic
     assert [c.point_id for c in out2.turn.grade.claims] == [probed.id]
     assert out2.turn.grade.claims[0].verdict == "covered"

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .embeddings import Embedder
 from .records import Question, RawItem
 
@@ -163,7 +165,7 @@ def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
         return []
     q_vecs = embedder.embed([it.text for it in items])
     qa_vecs = embedder.embed([f"{it.text} {(it.reference or '')[:400]}" for it in items])
-    q_sim, qa_sim = q_vecs @ q_vecs.T, qa_vecs @ qa_vecs.T
+    answered = np.asarray([bool(it.reference) for it in items])
     parent = list(range(len(items)))
 
     def find(i: int) -> int:
@@ -172,13 +174,19 @@ def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
             i = parent[i]
         return i
 
-    for a in range(len(items)):
-        for b in range(a + 1, len(items)):
-            both_answered = bool(items[a].reference and items[b].reference)
-            if q_sim[a, b] >= SAME_QUESTION or (
-                both_answered and q_sim[a, b] >= CLOSE_QUESTION and qa_sim[a, b] >= SAME_ANSWER
-            ):
-                parent[find(b)] = find(a)
+    # Blocks of rows keep memory linear in the corpus (10,000 questions: no 10k x 10k matrix).
+    for lo in range(0, len(items), 1024):
+        rows = slice(lo, lo + 1024)
+        q_sim = q_vecs[rows] @ q_vecs.T
+        same = (q_sim >= SAME_QUESTION) | (
+            (q_sim >= CLOSE_QUESTION)
+            & answered[rows, None]
+            & answered[None, :]
+            & ((qa_vecs[rows] @ qa_vecs.T) >= SAME_ANSWER)
+        )
+        for a, b in zip(*np.nonzero(same), strict=True):
+            if lo + a < b:
+                parent[find(int(b))] = find(lo + int(a))
     groups: dict[int, list[RawItem]] = {}
     for i, item in enumerate(items):
         groups.setdefault(find(i), []).append(item)

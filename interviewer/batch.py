@@ -110,9 +110,11 @@ class Writer:
         if resume and self.csv and path.exists() and path.stat().st_size:
             with path.open(encoding="utf-8", newline="") as f:
                 self.fieldnames = next(csv.reader(f))
+        if resume and path.exists() and not self.csv:
+            _drop_torn_line(path)
         self.f: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
         if resume and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            self.f.write("\n")  # a line cut off by a kill stays apart from the next row
+            self.f.write("\n")  # a CSV row cut off by a kill stays apart from the next row
 
     def write(self, row: dict[str, Any]) -> None:
         if self.csv:
@@ -129,6 +131,28 @@ class Writer:
 
     def close(self) -> None:
         self.f.close()
+
+
+def _drop_torn_line(path: Path) -> None:
+    """Cut a JSONL line that a kill left half-written (every whole line ends in a newline,
+    and JSON escapes newlines inside strings), so the output stays valid JSONL."""
+    with path.open("rb+") as f:
+        size = f.seek(0, 2)
+        if not size:
+            return
+        f.seek(max(0, size - 1))
+        if f.read(1) == b"\n":
+            return
+        tail = 1 << 16
+        while True:  # find the last newline, reading back in growing blocks
+            start = max(0, size - tail)
+            f.seek(start)
+            block = f.read(size - start)
+            cut = block.rfind(b"\n")
+            if cut >= 0 or start == 0:
+                f.truncate(start + cut + 1 if cut >= 0 else 0)
+                return
+            tail *= 4
 
 
 def errors_path(output: Path) -> Path:

@@ -17,7 +17,7 @@ def _progress_factory(quiet: bool) -> Any:
         from tqdm import tqdm
 
         bar = tqdm(
-            total=total, desc=desc, unit="chunk", disable=quiet or total == 0, file=sys.stderr
+            total=total, desc=desc, unit="text", disable=quiet or total == 0, file=sys.stderr
         )
         return bar.update
 
@@ -36,6 +36,8 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     )
     for problem in report.problems:
         print(f"warning: {problem}", file=sys.stderr)
+    if report.skipped:
+        print(f"still skipped (unchanged since reported): {'; '.join(report.skipped)}")
     if report.changed:
         for label, names in (
             ("added", report.added),

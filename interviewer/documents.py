@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,9 +96,27 @@ def _read_pdf(path: Path) -> str:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
+    # pypdf logs what it repairs without naming the file; keep it for this file's error.
+    heard = _Collect()
+    log = logging.getLogger("pypdf")
+    log.addHandler(heard)
+    propagate, log.propagate = log.propagate, False
     try:
         reader = PdfReader(path)
         pages = [page.extract_text() or "" for page in reader.pages]
-    except (PdfReadError, ValueError, KeyError, TypeError) as e:
-        raise InputError(f"{path}: corrupt or unreadable PDF ({e})") from e
+    except (PdfReadError, ValueError, KeyError, TypeError, AttributeError) as e:
+        said = f"; pypdf: {heard.messages[0]}" if heard.messages else ""
+        raise InputError(f"{path}: corrupt or unreadable PDF ({e}{said})") from e
+    finally:
+        log.removeHandler(heard)
+        log.propagate = propagate
     return "\n\n".join(pages)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())

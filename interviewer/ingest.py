@@ -41,6 +41,7 @@ class IngestReport:
     removed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # known-bad files, reported before
     questions: int = 0
     passages: int = 0
     seconds: float = 0.0
@@ -116,30 +117,45 @@ def ingest(
     report.problems.extend(problems)
 
     old: dict[str, Any] = manifest["files"]
+    # Files found unusable before, by content hash: reported once, then skipped quietly
+    # until they change, so that one bad file neither fails nor rebuilds every later ingest.
+    bad: dict[str, Any] = dict(manifest.get("bad", {}))
     hashes = {str(f): file_sha256(f) for f in files}
-    todo = [f for f in files if old.get(str(f), {}).get("sha256") != hashes[str(f)]]
+    known_bad = {p for p, h in hashes.items() if bad.get(p, {}).get("sha256") == h}
+    report.skipped = [f"{Path(p).name}: {bad[p]['reason']}" for p in sorted(known_bad)]
+    todo = [
+        f
+        for f in files
+        if old.get(str(f), {}).get("sha256") != hashes[str(f)] and str(f) not in known_bad
+    ]
     removed = [p for p in old if p not in hashes]
-    report.unchanged = [Path(p).name for p in hashes if p not in {str(t) for t in todo}]
+    report.unchanged = [
+        Path(p).name for p in hashes if p not in {str(t) for t in todo} and p not in known_bad
+    ]
+    for vanished in [p for p in bad if p not in hashes]:
+        del bad[vanished]
 
-    new_roots = [str(r) for r in live_roots if r != Path(settings.corpus_dir).resolve()]
-    if not todo and not removed and gen is not None:
-        if new_roots != manifest["roots"]:
-            manifest["roots"] = new_roots
-            _write_json(gen / "manifest.json", manifest)
-        report.questions = manifest.get("questions", 0)
-        report.passages = sum(f["passages"] for f in old.values())
-        report.seconds = time.perf_counter() - started
-        return report
-
-    # Read and parse the changed files first: a bad file is reported and skipped.
+    # Read and parse the changed files first: a bad file is reported (once) and skipped.
     docs: list[Document] = []
     for f in todo:
         try:
             docs.append(read_document(f, hashes[str(f)]))
         except InputError as e:
             report.problems.append(str(e))
+            bad[str(f)] = {"sha256": hashes[str(f)], "reason": _reason(e, f)}
             if str(f) in old:
                 removed.append(str(f))
+
+    new_roots = [str(r) for r in live_roots if r != Path(settings.corpus_dir).resolve()]
+    if not docs and not removed and gen is not None:
+        if new_roots != manifest["roots"] or manifest.get("bad", {}) != bad:
+            manifest["roots"] = new_roots
+            manifest["bad"] = bad
+            _write_json(gen / "manifest.json", manifest)
+        report.questions = manifest.get("questions", 0)
+        report.passages = sum(f["passages"] for f in old.values())
+        report.seconds = time.perf_counter() - started
+        return report
 
     number = int(gen.name.split("-")[1]) + 1 if gen else 1
     work = root / f"gen-{number:06d}.tmp"
@@ -171,15 +187,24 @@ def ingest(
         bank = Bank.from_items(all_items, embedder)
         owner = {(v.source, v.start): q for q in bank.questions for v in q.variants}
 
+        # Chroma refuses a write larger than its batch limit (5,461 rows here).
+        limit = min(client.get_max_batch_size(), 1024)
         questions_col = collection(client, QUESTIONS)
         existing = questions_col.get(include=[])["ids"]
-        if existing:
-            questions_col.delete(ids=existing)
+        for i in range(0, len(existing), limit):
+            questions_col.delete(ids=existing[i : i + limit])
         ids, qdocs, metas = question_rows(bank.questions)
-        if ids:
+        tick = progress("embedding questions", len(ids)) if progress else None
+        for i in range(0, len(ids), limit):
+            part = slice(i, i + limit)
             questions_col.add(
-                ids=ids, documents=qdocs, metadatas=metas, embeddings=embedder.embed(qdocs)
+                ids=ids[part],
+                documents=qdocs[part],
+                metadatas=metas[part],
+                embeddings=embedder.embed(qdocs[part]),
             )
+            if tick:
+                tick(len(ids[part]))
 
         total = sum(len(p) for _, _, p in parsed.values())
         tick = progress("embedding passages", total) if progress else None
@@ -217,6 +242,7 @@ def ingest(
             "embedder": embedder.name,
             "roots": new_roots,
             "files": old,
+            "bad": bad,
             "questions": len(bank),
         }
         _write_json(work / "manifest.json", manifest)
@@ -234,6 +260,12 @@ def ingest(
             shutil.rmtree(older, ignore_errors=True)  # keep the live and the previous one
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _reason(error: InputError, path: Path) -> str:
+    """The error without its path, which the report names anyway."""
+    text = str(error)
+    return text.split(": ", 1)[1] if text.startswith(str(path)) else text
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:

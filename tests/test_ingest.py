@@ -157,3 +157,44 @@ def test_chroma_default_embedding_function_is_never_used(
     settings = settings_for(tmp_path, corpus_copy)
     ingest(settings, embedder)
     assert Index(settings.index_dir, embedder).search("NCCL ring", k=2)["questions"]
+
+
+def test_a_bad_file_is_reported_once_and_does_not_rebuild_the_index(
+    tmp_path, corpus_copy, embedder
+):
+    from interviewer.index import current_generation
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    broken = docs / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\nthis is not really a pdf")
+    settings = settings_for(tmp_path, corpus_copy)
+    first = ingest(settings, embedder, [docs])
+    assert any("broken.pdf" in p and "PDF" in p for p in first.problems)
+    live = current_generation(settings.index_dir)
+
+    again = ingest(settings, embedder)
+    assert again.problems == [] and not again.changed
+    assert again.skipped and again.skipped[0].startswith("broken.pdf: ")
+    assert current_generation(settings.index_dir) == live  # nothing rebuilt
+
+    broken.write_bytes(make_pdf("Warp specialization splits producer and consumer warps"))
+    fixed = ingest(settings, embedder)
+    assert fixed.added == ["broken.pdf"] and fixed.problems == [] and fixed.skipped == []
+
+
+def test_a_corpus_larger_than_one_chroma_write_is_ingested(tmp_path, embedder):
+    import random
+
+    from benchmarks.ingest_scale import questions_doc
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "big.md").write_text(questions_doc(1400, random.Random(7)), "utf-8")
+    settings = settings_for(tmp_path, corpus)
+    report = ingest(settings, embedder)
+    assert report.problems == []
+    assert report.questions > 1024  # more than one write (the ingest's batch) holds
+    index = Index(settings.index_dir, embedder)
+    hit = index.search_questions("why does the warp scheduler hurt latency", k=3)
+    assert hit and index.bank.get(hit[0].id) is not None

@@ -108,7 +108,7 @@ def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_app(args: argparse.Namespace, settings: Settings) -> int:
     from .webapp import main as run_app
 
-    run_app(args.host, args.port)
+    run_app(settings, args.host, args.port)
     return 0
 
 

@@ -59,6 +59,13 @@ class Settings(BaseSettings):
     followup_model: str | None = None
     followup_max_tokens: int = 80
 
+    # The app
+    host: str = "127.0.0.1"
+    port: int = 7860
+    speech_model: Literal["base", "tiny.en"] = "base"
+    # Optional password login for a team deployment: a file of `user:password` lines.
+    auth_file: Path | None = None
+
     # `--engine inprocess`: vllm.LLM in this process instead of a server
     llm_engine: Literal["server", "inprocess"] = "server"
     vllm_max_model_len: int = 8192

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .errors import InterviewerError, require
+from .errors import InputError, InterviewerError, require
 from .interview import MODES, Engine, Plan, Session, question_result
 from .report import to_json, to_markdown, topic_scores, weak_topics
 from .speech import Transcriber, vocabulary_from
@@ -359,7 +359,7 @@ def build_controller(settings: Settings) -> Controller:
     try:
         require("faster_whisper", "app")
         transcriber = Transcriber(
-            os.environ.get("INTERVIEWER_SPEECH_MODEL", "base"),
+            settings.speech_model,
             settings.data_dir / "models",
             vocabulary_from([q.text for q in index.bank.questions]),
         )
@@ -549,14 +549,38 @@ def build_ui(ctl: Controller) -> Any:
     return demo
 
 
-def main(host: str | None = None, port: int | None = None) -> None:
+def main(
+    settings: Settings | None = None, host: str | None = None, port: int | None = None
+) -> None:
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    settings = Settings()
+    settings = settings or Settings()
     # Uploads and Gradio's copies of files live under the data dir, not the system temp.
     os.environ.setdefault("GRADIO_TEMP_DIR", str(settings.data_dir / "gradio-tmp"))
+    logins = read_logins(settings.auth_file) if settings.auth_file else None
     demo = build_ui(build_controller(settings))
     demo.queue(default_concurrency_limit=4).launch(
-        server_name=host or os.environ.get("INTERVIEWER_HOST", "127.0.0.1"),
-        server_port=port or int(os.environ.get("INTERVIEWER_PORT", "7860")),
+        server_name=host or settings.host,
+        server_port=port or settings.port,
         allowed_paths=[str(settings.data_dir / "reports")],
+        auth=logins,
+        auth_message="Sign in with the name and password your team gave you." if logins else None,
     )
+
+
+def read_logins(path: Path) -> list[tuple[str, str]]:
+    """`user:password` per line (blank lines and `#` comments skipped) for Gradio's login."""
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read the login file ({e})") from e
+    logins = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        user, sep, password = line.strip().partition(":")
+        if not sep or not user or not password:
+            raise InputError(f"{path}, line {n}: expected user:password")
+        logins.append((user, password))
+    if not logins:
+        raise InputError(f"{path}: no user:password line")
+    return logins

@@ -1,0 +1,96 @@
+"""The page's controller with the real engine, grader, index and SQLite store: one answer per
+turn, and sessions that only their own browser can use."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from interviewer.errors import InterviewerError
+from interviewer.grader import make_grader
+from interviewer.interview import Engine
+from interviewer.store import Store
+from interviewer.webapp import Controller, owner_of
+
+ANSWER = "HBM is stacked memory on the package with far more bandwidth than GDDR, which is cheaper."
+
+
+@pytest.fixture()
+def controller(built_index, tmp_path):
+    settings, index = built_index
+    engine = Engine(
+        index.bank,
+        make_grader("offline", settings, index=index),
+        index,
+        settings,
+        lambda: 1000.0,
+        random.Random(3),
+    )
+    return Controller(settings, engine, Store(tmp_path / "sessions.sqlite3"), None, "offline")
+
+
+def test_four_simultaneous_answers_to_one_turn_store_one_and_refuse_the_rest(controller):
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "deep dive", 3)
+    start = threading.Barrier(4)
+    outcomes: list[object] = []
+
+    def send() -> None:
+        start.wait()
+        try:
+            outcomes.append(controller.answer(owner, view.session_id, ANSWER, view.turns))
+        except InterviewerError as e:
+            outcomes.append(str(e))
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    graded = [o for o in outcomes if not isinstance(o, str)]
+    refused = [o for o in outcomes if isinstance(o, str)]
+    assert len(graded) == 1 and len(refused) == 3
+    assert all("already" in r for r in refused)
+    stored = controller.store.load(view.session_id)
+    assert stored is not None and len(stored.turns) == 1 and stored.turns[0].answer == ANSWER
+
+
+def test_a_double_submit_after_the_grade_is_refused_not_graded_again(controller):
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "deep dive", 3)
+    controller.answer(owner, view.session_id, ANSWER, view.turns)
+    with pytest.raises(InterviewerError, match="already answered"):
+        controller.answer(owner, view.session_id, ANSWER, view.turns)
+    stored = controller.store.load(view.session_id)
+    assert stored is not None and len(stored.turns) == 1
+
+
+def test_another_browser_is_answered_as_if_the_session_did_not_exist(controller):
+    view = controller.start(owner_of("browser-a"), [], "easy", "deep dive", 3)
+    intruder = owner_of("browser-b")
+    for call in (
+        lambda: controller.answer(intruder, view.session_id, ANSWER),
+        lambda: controller.command(intruder, view.session_id, "hint"),
+        lambda: controller.report(intruder, view.session_id),
+    ):
+        with pytest.raises(InterviewerError, match="no interview in progress"):
+            call()
+    assert controller.history(intruder)[0] == []
+    assert controller.store.load(view.session_id).turns == []  # type: ignore[union-attr]
+
+
+def test_the_login_file_is_read_strictly(tmp_path):
+    from interviewer.errors import InputError
+    from interviewer.webapp import read_logins
+
+    good = tmp_path / "logins"
+    good.write_text("# team\nana:s3cret:with-colon\n\nbo:pw\n", "utf-8")
+    assert read_logins(good) == [("ana", "s3cret:with-colon"), ("bo", "pw")]
+    bad = tmp_path / "bad"
+    bad.write_text("ana:pw\njust-a-name\n", "utf-8")
+    with pytest.raises(InputError, match="line 2: expected user:password"):
+        read_logins(bad)
+    with pytest.raises(InputError, match="cannot read"):
+        read_logins(tmp_path / "missing")

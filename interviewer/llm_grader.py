@@ -51,12 +51,13 @@ def grade_schema(max_tokens: int, point_ids: Sequence[str], wrong_ids: Sequence[
     """The reply schema, sized so that the longest reply it allows fits in `max_tokens`.
 
     Under constrained decoding a weak model fills every string to its cap, so ids and verdicts
-    are enums and the quotes and feedback share out the budget left after the fixed keys (about
-    three characters per token): every reply can close.
+    are enums and the quotes and feedback share out the budget left after the fixed keys. A
+    padding model spends about one token per character or two (a real answer's words take
+    three to four), so the caps allow 1.5 characters per token: every reply can close.
     """
     n = max(1, len(point_ids))
     fixed = 40 + 22 * n + 16 * len(wrong_ids)
-    chars = max(0, max_tokens - fixed) * 3
+    chars = max(0, max_tokens - fixed) * 3 // 2
     quote_len = max(16, min(200, chars // 2 // (n + len(wrong_ids))))
     quote = {"type": "string", "maxLength": quote_len}
     point = {

@@ -215,7 +215,9 @@ class OfflineGrader:
             np.delete(sims, pos[refs.question_id]).max() - own > self.model.off_topic_margin
         )
 
-    def settle(self, refs: ReferenceSet, an: Analysis, answer: str) -> Grade | None:
+    def settle(
+        self, refs: ReferenceSet, an: Analysis, answer: str, verdicts: cl.Verdicts | None = None
+    ) -> Grade | None:
         """The grade when a rule decides it, else None (the model scores the answer)."""
         prov = self.provenance()
         if (settled := settled_by_rules(answer, refs, prov)) is not None:
@@ -223,8 +225,11 @@ class OfflineGrader:
         if an.best is None:  # only passages, and none gave usable key points
             return no_reference(refs, self.provenance())
         off = max(an.question_sim, an.ref_sim) < self.model.off_topic_threshold
-        # A reply to a follow-up answers the probe, not the question's whole text.
-        if not refs.focus and (off or self.answers_other_question(refs, an)):
+        # An answer that states one of this question's key points is on topic, however close
+        # it also sits to another question (a scenario answer touches many); and a reply to a
+        # follow-up answers the probe, not the question's whole text.
+        on_point = verdicts is not None and bool(verdicts.of("covered"))
+        if not refs.focus and not on_point and (off or self.answers_other_question(refs, an)):
             return replace(rule_grade("off_topic", refs, prov), confidence=0.8)
         return None
 
@@ -247,7 +252,7 @@ class OfflineGrader:
         answer: str,
         checked: tuple[cl.Verdicts, str] | None,
     ) -> Grade:
-        if (settled := self.settle(refs, an, answer)) is not None:
+        if (settled := self.settle(refs, an, answer, checked[0] if checked else None)) is not None:
             return settled
         if checked is None:  # no key point could be made from the material
             return no_reference(refs, self.provenance())

@@ -237,19 +237,12 @@ class LLMGrader:
         claims, wrongs, origin = spec
         prov = replace(self.provenance(origin), rubric_id=rubric_id(refs, origin))
         if flags := tuple(f for f in LLM_FLAGS if f in out.flags):
-            return Grade(
-                score=0,
-                covered=(),
-                missed=tuple(c.text for c in claims),
-                wrong_claims=(),
-                feedback=rule_feedback(flags[0]),
-                reference_ids=tuple(r.id for r in refs.references),
-                flags=flags,
-                confidence=0.6,
-                provenance=prov,
-                expected_score=0.0,
-                references=refs.references,
+            # Scored 0 by the scale; the card still lists every key point, all missed.
+            missed = tuple(
+                cl.PointVerdict(c, "missed", margin=0.6, decided_by="llm") for c in claims
             )
+            grade = from_verdicts(cl.Verdicts(missed), None, prov, refs)
+            return replace(grade, flags=flags, feedback=rule_feedback(flags[0]), confidence=0.6)
         said = {p.id: p for p in out.points}
         points = []
         for c in claims:

@@ -107,7 +107,63 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             "Kubernetes schedules pods with lower priority.",
             None,
         ),
+        # A negation denies only what follows it: these sentences never assert that.
+        (
+            "At batch 1 the time goes to kernel-launch overhead and memory traffic, not compute.",
+            "The time goes to kernel-launch overhead and to streaming the weights from memory.",
+            None,
+        ),
+        (
+            "BF16 keeps FP32's 8 exponent bits, so it has the same dynamic range as FP32.",
+            "BF16 keeps FP32's 8-bit exponent: the same range as FP32, so it trains without "
+            "loss scaling.",
+            None,
+        ),
+        # Opposite words about two different things agree (a speech-to-text slip included).
+        (
+            "Peak speed needs Tensor Cores; otherwise work falls back to the slower CUDA cores.",
+            "a cuda core does one operation per clock and the gemms run way faster on tenser cores",
+            None,
+        ),
+        (
+            "Tensor Cores are faster than CUDA cores.",
+            "Tensor Cores are slower than CUDA cores.",
+            "exact:comparative",
+        ),
     ],
 )
 def test_exact_checks(point, sentence, found):
     assert exact_contradiction(point, sentence) == found
+
+
+def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedder):
+    """With the shipped NLI model: a sentence that says less than the point (it reads as a
+    contradiction one way only) is not a wrong claim; a real denial is."""
+    from interviewer.claims import Case, check_many
+    from interviewer.nli import default_nli
+
+    point = Claim(
+        "where",
+        "At batch 1 the time goes to kernel-launch overhead and memory traffic, not compute.",
+        weight=2.0,
+    )
+    checkpoint = Claim(
+        "name",
+        "Despite the name, gradient checkpointing has nothing to do with saving model "
+        "checkpoints to disk.",
+        weight=2.0,
+    )
+
+    def case(claim, sentence):
+        vecs = embedder.embed([sentence, claim.text])
+        return Case((sentence,), vecs[:1], (claim,), vecs[1:])
+
+    shortfall, denial = check_many(
+        [
+            case(point, "The time goes to kernel-launch overhead and to streaming the weights."),
+            case(checkpoint, "It's saving model checkpoints to disk every few steps."),
+        ],
+        default_nli(),
+    )
+    assert shortfall.points[0].verdict != "contradicted"
+    assert denial.points[0].verdict == "contradicted"

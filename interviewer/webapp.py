@@ -437,7 +437,7 @@ def build_ui(ctl: Controller) -> Any:
         remembered = gr.BrowserState(
             "", storage_key="interviewer-session", secret=browser_secret(ctl.settings.data_dir)
         )
-        gr.Markdown("# GPU · CUDA · ML-infrastructure mock interview")
+        gr.Markdown("# GPU · CUDA · ML-infrastructure mock interview", elem_id="title")
         with gr.Row():
             with gr.Column(scale=1):
                 pick_topics = gr.CheckboxGroup(topics, label="Topics (none = all)")
@@ -563,6 +563,8 @@ def main(
         server_port=port or settings.port,
         allowed_paths=[str(settings.data_dir / "reports")],
         auth=logins,
+        # The theme's bundled heading font draws "CUDA" as "CUDᴀ" in bold; system fonts do not.
+        css="#title h1 {font-family: system-ui, 'DejaVu Sans', sans-serif;}",
         auth_message="Sign in with the name and password your team gave you." if logins else None,
     )
 

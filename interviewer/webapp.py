@@ -452,7 +452,13 @@ def build_ui(ctl: Controller) -> Any:
                 gr.Markdown(ctl.llm_status, elem_id="grader-status")
             with gr.Column(scale=2):
                 status = gr.Markdown("", elem_id="status")
-                chat = gr.Chatbot(label="Interview", height=420, elem_id="chat")
+                chat = gr.Chatbot(
+                    label="Interview",
+                    height=420,
+                    elem_id="chat",
+                    # The score and the next question are two messages, shown as two.
+                    group_consecutive_messages=False,
+                )
                 answer = gr.Textbox(
                     label="Your answer (edit a transcript here before sending)",
                     lines=4,

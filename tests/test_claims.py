@@ -11,9 +11,9 @@ from interviewer.claims import (
     Verdicts,
     Wrong,
     confidence,
-    exact_contradiction,
     score,
 )
+from interviewer.exact import exact_contradiction
 from interviewer.grade import Provenance, ReferenceSet
 from interviewer.scoring import from_verdicts
 

@@ -1,0 +1,172 @@
+"""Exact checks beside the NLI model, where they are sure: inverted comparatives, swapped
+entities and roles, negation (of what follows it), numbers with the same unit. Each names the
+check that found a contradiction between a key point and one answer sentence."""
+
+from __future__ import annotations
+
+import re
+
+_ANTONYMS = [
+    ("higher", "lower"),
+    ("faster", "slower"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("larger", "smaller"),
+    ("bigger", "smaller"),
+    ("greater", "smaller"),
+    ("wider", "narrower"),
+    ("increases", "decreases"),
+    ("increase", "decrease"),
+    ("raises", "lowers"),
+    ("cheaper", "costlier"),
+    ("cheaper", "more expensive"),
+    ("before", "after"),
+    ("above", "below"),
+    ("latency-bound", "throughput-bound"),
+    ("memory-bound", "compute-bound"),
+    ("synchronous", "asynchronous"),
+    ("static", "dynamic"),
+    ("always", "never"),
+]
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _ANTONYMS:
+    _OPPOSITE.setdefault(_a, set()).add(_b)
+    _OPPOSITE.setdefault(_b, set()).add(_a)
+_COMPARATIVE = re.compile(
+    r"\b(" + "|".join(sorted(map(re.escape, _OPPOSITE), key=len, reverse=True)) + r")\b", re.I
+)
+_NEGATION = re.compile(
+    r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I
+)
+_NUMBER = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
+    r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts)\b",
+    re.I,
+)
+_TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
+_SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
+
+
+def _terms(text: str) -> list[str]:
+    return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
+
+
+def exact_contradiction(point: str, sentence: str) -> str | None:
+    """A sure contradiction between a key point and one answer sentence on the same subject,
+    by name of the check that found it, else None."""
+    p_words = set(_terms(point))
+    s_words = set(_terms(sentence))
+    if len(p_words & s_words) < 2:
+        return None
+    pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
+    sc = [m.group(1).lower() for m in _COMPARATIVE.finditer(sentence)]
+    if pc and sc:
+        p_cmp, s_cmp = pc[0], sc[0]
+        p_left, p_right = _sides(point, p_cmp)
+        s_left, s_right = _sides(sentence, s_cmp)
+        same_side = bool(p_left & s_left) or bool(p_right & s_right)
+        swapped = bool(p_left & s_right) and bool(p_right & s_left) and not same_side
+        # "slower CUDA cores" and "faster on Tensor Cores" agree: each word is about its own
+        # thing. Opposite words are a contradiction only about the same thing.
+        p_of, s_of = _attached(point, p_cmp), _attached(sentence, s_cmp)
+        same_thing = not (
+            p_of and s_of and p_of != s_of and _mentions(sentence, p_of) and _mentions(point, s_of)
+        )
+        if s_cmp in _OPPOSITE.get(p_cmp, set()) and same_side and not swapped and same_thing:
+            return "exact:comparative"
+        if s_cmp == p_cmp and swapped:
+            return "exact:swapped"
+    p_neg = bool(_NEGATION.search(point))
+    s_neg = bool(_NEGATION.search(sentence))
+    if p_neg != s_neg:
+        pw, sw = p_words, s_words
+        # What is denied must be what the other side asserts: "memory traffic, not compute"
+        # against a sentence that never mentions compute denies nothing it says.
+        denied = _negated_terms(point if p_neg else sentence)
+        if (
+            len(pw & sw) >= 0.8 * max(1, min(len(pw), len(sw)))
+            and len(pw & sw) >= 3
+            and denied & (sw if p_neg else pw)
+        ):
+            return "exact:negation"
+    pn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(point)}
+    sn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(sentence)}
+    if len(pn) == 1 and len(sn) == 1:
+        (pu, pv), (su, sv) = next(iter(pn)), next(iter(sn))
+        if pu == su and pv > 0 and sv > 0 and max(pv, sv) / min(pv, sv) >= 2.5:
+            return "exact:number"
+    return None
+
+
+_FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}
+
+
+def _attached(text: str, word: str) -> str:
+    """The content word a comparative qualifies: the first after it ("slower CUDA cores"),
+    skipping small words ("faster on Tensor Cores"); "" when the clause ends first."""
+    at = text.lower().find(word)
+    for token in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*|[,;.:]", text[at + len(word) :])[:4]:
+        if token in ",;.:":
+            return ""
+        if token.lower() not in _FILLER:
+            return token.lower()
+    return ""
+
+
+def _mentions(text: str, word: str) -> bool:
+    """The text names this thing, allowing a speech-to-text slip ("tenser" for "tensor")."""
+    return any(t[:4] == word[:4] for t in _terms(text))
+
+
+def _negated_terms(text: str) -> set[str]:
+    """Content words within three words after each negation cue: what the text denies."""
+    out: set[str] = set()
+    for m in _NEGATION.finditer(text):
+        out.update(_terms(" ".join(text[m.end() :].split()[:3])))
+    return out
+
+
+_ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
+
+
+def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
+    """The named things (HBM, GDDR, FP32, H100) before and after a comparative: which of two
+    things has the property. Without names, every content word."""
+    at = text.lower().find(word)
+    # The clause around the comparative only: a long sentence names other things too.
+    before, after = text[max(0, at - 60) : at], text[at + len(word) : at + len(word) + 60]
+    left = {t.lower() for t in _ENTITY.findall(before)}
+    right = {t.lower() for t in _ENTITY.findall(after)}
+    if left and right:
+        return left, right
+    return set(_terms(before)), set(_terms(after))
+
+
+_CLAUSE = re.compile(r",\s*(?:while|whereas|but|and)\s+|;\s*|\s+(?:while|whereas)\s+|\.\s+")
+_SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
+
+
+def _subject(clause: str) -> str:
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
+        if word.lower() in _SUBJECT_SKIP:
+            continue
+        return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
+    return ""
+
+
+def swapped_roles(point: str, sentence: str) -> str | None:
+    """The point says X does P; the sentence says Y does P and X does something else
+    ("Tensor Cores are scalar units, while CUDA cores are the matrix units")."""
+    subject = _subject(point)
+    if not subject:
+        return None
+    words = set(_terms(point)) - {subject}
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    by_subject = {_subject(c): set(_terms(c)) for c in clauses}
+    if subject not in by_subject or len(by_subject) < 2:
+        return None
+    own = len(words & by_subject[subject])
+    for other, terms in by_subject.items():
+        if other and other != subject and len(words & terms) >= max(2, 2 * own + 1):
+            return "exact:swapped"
+    return None

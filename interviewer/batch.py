@@ -135,24 +135,12 @@ class Writer:
 
 def _drop_torn_line(path: Path) -> None:
     """Cut a JSONL line that a kill left half-written (every whole line ends in a newline,
-    and JSON escapes newlines inside strings), so the output stays valid JSONL."""
-    with path.open("rb+") as f:
-        size = f.seek(0, 2)
-        if not size:
-            return
-        f.seek(max(0, size - 1))
-        if f.read(1) == b"\n":
-            return
-        tail = 1 << 16
-        while True:  # find the last newline, reading back in growing blocks
-            start = max(0, size - tail)
-            f.seek(start)
-            block = f.read(size - start)
-            cut = block.rfind(b"\n")
-            if cut >= 0 or start == 0:
-                f.truncate(start + cut + 1 if cut >= 0 else 0)
-                return
-            tail *= 4
+    and JSON escapes newlines inside strings), so the output stays valid JSONL. Resume reads
+    the whole output anyway (`done_keys`)."""
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with path.open("rb+") as f:
+            f.truncate(data.rfind(b"\n") + 1)
 
 
 def errors_path(output: Path) -> Path:

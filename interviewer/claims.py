@@ -188,7 +188,8 @@ def check_many(
     flipped: list[tuple[str, str]] = []
 
     def ask_back(sentence: str, claim: str, forward: float) -> bool:
-        flipped.append((claim, sentence))
+        if forward >= th.contradict_both:  # else it cannot pass, whatever the reverse says
+            flipped.append((claim, sentence))
         return True
 
     for case, ca, wa in zip(cases, claim_asks, wrong_asks, strict=True):

@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     llm_model: str = "Qwen/Qwen2.5-7B-Instruct"
     llm_api_key: str = "EMPTY"
     llm_timeout_s: float = 60.0
-    llm_max_tokens: int = 1024
+    llm_max_tokens: int = 1536
     llm_max_retries: int = 3
     llm_seed: int = 1234
     llm_response_format: Literal["json_schema", "json_object"] = "json_schema"

@@ -48,17 +48,49 @@ class VerdictsOut(BaseModel):
 
 
 def grade_schema(max_tokens: int, point_ids: Sequence[str], wrong_ids: Sequence[str]) -> dict:
-    """The reply schema, sized so that the longest reply it allows fits in `max_tokens`.
+    """The reply schema, its caps sized so that the longest reply it allows fits in `max_tokens`
+    where the key points leave room (else `reply_tokens` says how many the reply needs).
 
     Under constrained decoding a weak model fills every string to its cap, so ids and verdicts
-    are enums and the quotes and feedback share out the budget left after the fixed keys. A
-    padding model spends about one token per character or two (a real answer's words take
-    three to four), so the caps allow 1.5 characters per token: every reply can close.
+    are enums and the quotes and feedback share out the budget left after the fixed keys.
     """
     n = max(1, len(point_ids))
-    fixed = 40 + 22 * n + 16 * len(wrong_ids)
-    chars = max(0, max_tokens - fixed) * 3 // 2
+    shape = _schema(point_ids, wrong_ids, 0, 0)
+    chars = max(0, max_tokens - reply_tokens(shape))
     quote_len = max(16, min(200, chars // 2 // (n + len(wrong_ids))))
+    return _schema(point_ids, wrong_ids, quote_len, max(60, min(500, chars // 2)))
+
+
+def reply_tokens(schema: dict[str, Any]) -> int:
+    """Tokens the longest reply the schema allows can take: free text at one token a character
+    (a padding model writes "é" or "a a a", a token each) and the JSON keys, enums and
+    punctuation at one token per two characters (Gemma's tokenizer: one per three)."""
+    longest = _fill(schema)
+    structure = len(json.dumps(longest, separators=(",", ":"))) - _text(longest)
+    return structure // 2 + _text(longest)
+
+
+def _fill(spec: dict[str, Any]) -> Any:
+    if spec["type"] == "array":
+        return [_fill(spec["items"]) for _ in range(spec["maxItems"])]
+    if spec["type"] == "object":
+        return {k: _fill(v) for k, v in spec["properties"].items()}
+    return max(spec["enum"], key=len) if "enum" in spec else "x" * spec["maxLength"]
+
+
+def _text(value: Any) -> int:
+    """Characters of free text (quotes and feedback, not enums) in a reply `_fill` made."""
+    if isinstance(value, list):
+        return sum(_text(v) for v in value)
+    if isinstance(value, dict):
+        return sum(len(v) if k in ("quote", "feedback") else _text(v) for k, v in value.items())
+    return 0
+
+
+def _schema(
+    point_ids: Sequence[str], wrong_ids: Sequence[str], quote_len: int, feedback_len: int
+) -> dict[str, Any]:
+    n = max(1, len(point_ids))
     quote = {"type": "string", "maxLength": quote_len}
     point = {
         "type": "object",
@@ -86,7 +118,7 @@ def grade_schema(max_tokens: int, point_ids: Sequence[str], wrong_ids: Sequence[
                 "items": {"type": "string", "enum": list(LLM_FLAGS)},
                 "maxItems": 3,
             },
-            "feedback": {"type": "string", "maxLength": max(60, min(500, chars // 2))},
+            "feedback": {"type": "string", "maxLength": feedback_len},
         },
         "required": ["points", "misconceptions", "flags", "feedback"],
         "additionalProperties": False,
@@ -274,4 +306,6 @@ class LLMGrader:
     def _ask(self, convs: list[list[dict[str, str]]], schemas: list[dict[str, Any]]) -> list[str]:
         if not convs:
             return []
-        return self.chat.complete_json_many(convs, schemas, self.settings.llm_max_tokens)
+        # A question with many key points can need more than the setting (the caps have floors).
+        budget = max(self.settings.llm_max_tokens, *(reply_tokens(s) for s in schemas))
+        return self.chat.complete_json_many(convs, schemas, budget)

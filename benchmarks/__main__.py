@@ -18,17 +18,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks import report
+from interviewer.config import Settings
+from interviewer.embeddings import default_embedder
+from interviewer.evaldata import load
+from interviewer.grader import make_grader
+from interviewer.index import Index
+from interviewer.ingest import ingest
+from interviewer.references import gather
 
-from benchmarks import report  # noqa: E402
-from interviewer.config import Settings  # noqa: E402
-from interviewer.embeddings import default_embedder  # noqa: E402
-from interviewer.evaldata import load  # noqa: E402
-from interviewer.grader import make_grader  # noqa: E402
-from interviewer.index import Index  # noqa: E402
-from interviewer.ingest import ingest  # noqa: E402
-from interviewer.references import gather  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 QUERIES = [
     "HBM vs GDDR bandwidth",

@@ -16,25 +16,23 @@ import platform
 import shutil
 import statistics
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks import report
+from interviewer.config import Settings
+from interviewer.detectors import settled_by_rules
+from interviewer.embeddings import default_embedder
+from interviewer.errors import LLMError
+from interviewer.evaldata import load
+from interviewer.grade import Provenance, ReferenceSet
+from interviewer.index import Index, current_generation
+from interviewer.llm import OpenAICompatible
+from interviewer.llm_grader import LLMGrader
+from interviewer.references import gather
 
-from benchmarks import report  # noqa: E402
-from interviewer.config import Settings  # noqa: E402
-from interviewer.detectors import settled_by_rules  # noqa: E402
-from interviewer.embeddings import default_embedder  # noqa: E402
-from interviewer.errors import LLMError  # noqa: E402
-from interviewer.evaldata import load  # noqa: E402
-from interviewer.grade import Provenance, ReferenceSet  # noqa: E402
-from interviewer.index import Index, current_generation  # noqa: E402
-from interviewer.llm import OpenAICompatible  # noqa: E402
-from interviewer.llm_grader import LLMGrader  # noqa: E402
-from interviewer.references import gather  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 CONCURRENCY = (1, 8, 32)
 FOLLOW_UP = [

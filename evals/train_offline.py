@@ -1,6 +1,6 @@
 """Fit the offline grader's weights on dev parts only, and write interviewer/data/.
 
-    .venv/bin/python evals/train_offline.py [--cv]
+    .venv/bin/python -m evals.train_offline [--cv]
 
 Dev parts (../shared/evaldata/README.md): Mohler `question_fold_5 == 0`, SAF `split == "train"`,
 and the in-domain set's `dev` split (evals/data/indomain.jsonl). Two heads (interviewer/offline.py
@@ -17,11 +17,8 @@ from __future__ import annotations
 import json
 import sys
 from datetime import date
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder

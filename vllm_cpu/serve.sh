@@ -2,7 +2,7 @@
 # A real vLLM OpenAI-compatible server on the CPU, for the live tests (and for trying the LLM
 # path without a GPU). vLLM's CPU build pins its own torch, so it lives in its own venv.
 #   vllm_cpu/serve.sh start   # venv (~2 min once), model (~90 s once), server (~60 s)
-#   vllm_cpu/serve.sh stop
+#   vllm_cpu/serve.sh stop    # (start returns at once when the server is already up)
 # The model is Gemma 3 270M from PyPI packages: a base model that tests plumbing only; its
 # grades are meaningless and are never reported as accuracy.
 set -euo pipefail
@@ -32,7 +32,25 @@ setup() {
   [ -f "$MODEL/config.json" ] || "$VENV/bin/python" vllm_cpu/gguf_to_hf.py "$MODEL"
 }
 
+# One start or stop at a time: `make test` starts the server in the background while lint and the
+# other tests run, and the live tests' own `start` then waits for it instead of starting another.
+lock() {
+  mkdir -p .data
+  exec 9>.data/vllm-serve.lock
+  flock 9
+}
+
+serving() {
+  [ -f "$PIDFILE" ] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null &&
+    curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null
+}
+
 start() {
+  lock
+  if serving; then
+    echo "vLLM (CPU) already serving gemma3-270m at http://127.0.0.1:$PORT/v1"
+    return 0
+  fi
   setup
   stop >/dev/null 2>&1 || true
   # The `vllm` console script looks up package metadata named "vllm" (this is "vllm-cpu"),
@@ -41,7 +59,7 @@ start() {
     --model "$MODEL" --served-model-name gemma3-270m --max-model-len 4096 --enforce-eager \
     --dtype bfloat16 --chat-template vllm_cpu/chat_template.jinja \
     --structured-outputs-config '{"backend":"xgrammar","disable_any_whitespace":true}' \
-    --host 127.0.0.1 --port "$PORT" >"$LOG" 2>&1 &
+    --host 127.0.0.1 --port "$PORT" >"$LOG" 2>&1 9>&- &
   echo $! >"$PIDFILE"
   for _ in $(seq 1 180); do
     if curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null; then
@@ -63,7 +81,7 @@ stop() {
 
 case "${1:-start}" in
   start) start ;;
-  stop) stop ;;
+  stop) lock; stop ;;
   setup) setup ;;
   *) echo "usage: $0 start|stop|setup" >&2; exit 2 ;;
 esac

@@ -189,7 +189,8 @@ def main() -> None:
         # Interview turn: answer in -> grade and next question out (no speech-to-text).
         import random
 
-        from interviewer.interview import Engine, Plan
+        from interviewer.interview import Engine
+        from interviewer.session import Plan
 
         engine = Engine(index.bank, grader, index, settings, time.time, random.Random(0))
         turns = []

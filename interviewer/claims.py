@@ -15,7 +15,7 @@ from typing import Literal
 
 import numpy as np
 
-from .exact import exact_contradiction, swapped_roles
+from .exact import disagree, exact_contradiction, swapped_roles
 from .nli import Entailment
 
 Verdict = Literal["covered", "contradicted", "missed"]
@@ -265,6 +265,7 @@ def _decide(
             c >= (th.contradict_given if case.given else th.contradict)
             and c > e
             and _about(case, best_c, n_claim, th)
+            and disagree(claim.text, case.sentences[best_c[1]])
             and confirmed(case.sentences[best_c[1]], claim.text, c)
         ):
             verdicts.append(

@@ -24,6 +24,8 @@ _ANTONYMS = [
     ("above", "below"),
     ("latency-bound", "throughput-bound"),
     ("memory-bound", "compute-bound"),
+    ("bandwidth-bound", "compute-bound"),
+    ("memory-bandwidth-bound", "compute-bound"),
     ("synchronous", "asynchronous"),
     ("static", "dynamic"),
     ("always", "never"),
@@ -170,3 +172,51 @@ def swapped_roles(point: str, sentence: str) -> str | None:
         if other and other != subject and len(words & terms) >= max(2, 2 * own + 1):
             return "exact:swapped"
     return None
+
+
+# ------------------------------------------------------------------ support for the model
+# The NLI model reads a sentence that says less, says it another way, or is about a
+# neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole
+# warp" against "The warp, not the individual thread, is the unit the SM schedules"). Its
+# contradiction stands only where the two texts visibly disagree.
+_DENIAL = re.compile(
+    r"\b(not|no|never|nothing|none|cannot|can't|doesn't|don't|isn't|aren't|won't|without|"
+    r"neither|nor|instead of|rather than|avoids?|avoiding|skips?|skipping|no longer|barely|"
+    r"hardly|rarely|seldom)\b",
+    re.I,
+)
+_UP = r"increas\w*|grow\w*|grew|rais\w*|rises?|more|many|higher|larger"
+_DOWN = r"decreas\w*|reduc\w*|shrink\w*|lower\w*|fewer|few|less|smaller"
+_MOVE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+
+
+def disagree(point: str, sentence: str) -> bool:
+    """Whether the texts visibly disagree: one denies what the other asserts (two or more of
+    the words it denies), their first change goes opposite ways, or the same unit gets
+    different numbers."""
+    p_neg, s_neg = bool(_DENIAL.search(point)), bool(_DENIAL.search(sentence))
+    if p_neg != s_neg:
+        denier, other = (point, sentence) if p_neg else (sentence, point)
+        if sum(_mentions(other, t) for t in _denied(denier)) >= 2:
+            return True
+    p_dir, s_dir = _direction(point), _direction(sentence)
+    if p_dir and s_dir and p_dir != s_dir:
+        return True
+    pn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(point)}
+    sn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(sentence)}
+    return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
+
+
+def _direction(text: str) -> str:
+    """Which way the text's first change goes: "up", "down" or ""."""
+    m = _MOVE.search(text)
+    return "" if m is None else ("up" if m.group("up") else "down")
+
+
+def _denied(text: str) -> set[str]:
+    """Up to three content words after each denial, within its clause."""
+    out: set[str] = set()
+    for m in _DENIAL.finditer(text):
+        clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
+        out.update(t for t in _terms(clause)[:3] if len(t) > 3)
+    return out

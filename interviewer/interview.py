@@ -9,168 +9,24 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from .bank import Bank
 from .errors import InputError
-from .grade import ClaimResult, Grade, ReferenceSet
+from .followups import FollowUpWriter, OfflineFollowUps
+from .grade import Grade, ReferenceSet
 from .grader import Grader
-from .llm import ChatModel
 from .records import DIFFICULTIES, Difficulty, Question
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
+from .session import Plan, Prompt, Session, Turn, question_result
 
-Mode = Literal["phone screen", "deep dive", "rapid-fire"]
+if TYPE_CHECKING:
+    from .config import Settings
+    from .index import Index
+
 NEAR_DUPLICATE = 0.75  # question-text cosine above which two bank questions ask the same thing
-MODES: dict[str, dict[str, Any]] = {
-    "phone screen": {"followups": 1, "seconds": None},
-    "deep dive": {"followups": 2, "seconds": None},
-    "rapid-fire": {"followups": 0, "seconds": 60},
-}
-
-
-@dataclass(frozen=True)
-class Plan:
-    topics: tuple[str, ...] = ()
-    difficulty: Difficulty = "easy"
-    length: int = 6  # main questions
-    mode: Mode = "phone screen"
-
-    @property
-    def max_followups(self) -> int:
-        return int(MODES[self.mode]["followups"])
-
-    @property
-    def seconds_per_answer(self) -> int | None:
-        return MODES[self.mode]["seconds"]
-
-
-@dataclass(frozen=True)
-class Prompt:
-    """What the interviewer is asking now."""
-
-    question_id: str
-    text: str
-    kind: Literal["question", "follow_up"]
-    difficulty: Difficulty
-    focus: str = ""  # the id of the rubric key point a follow-up probes
-    asked_at: float = 0.0
-    writer: str = "bank"  # who worded it: "bank", "offline" or "llm"
-
-
-@dataclass(frozen=True)
-class Turn:
-    prompt: Prompt
-    answer: str
-    grade: Grade | None
-    answered_at: float
-    skipped: bool = False
-    hints: int = 0
-    late: bool = False  # answered after the rapid-fire time limit
-
-
-@dataclass
-class Session:
-    id: str
-    plan: Plan
-    created_at: float
-    turns: list[Turn] = field(default_factory=list)
-    current: Prompt | None = None
-    hints: int = 0
-    followups_here: int = 0
-    status: Literal["active", "ended"] = "active"
-    owner: str = ""  # a hash of the key of the browser that started it
-    seen_before: tuple[str, ...] = ()  # questions asked in this browser's earlier sessions
-    end_reason: str = ""  # why the interview ended before its planned length, if it did
-
-    def asked_ids(self) -> set[str]:
-        ids = {t.prompt.question_id for t in self.turns}
-        return ids | ({self.current.question_id} if self.current else set())
-
-    def main_questions(self) -> int:
-        return sum(1 for t in self.turns if t.prompt.kind == "question")
-
-
-class FollowUpWriter(Protocol):
-    name: str
-
-    def write(
-        self,
-        question: Question,
-        answer: str,
-        point: KeyPoint,
-        refs: ReferenceSet,
-        on_text: Callable[[str], None] | None = None,
-    ) -> tuple[str, str]:
-        """(follow-up text, name of the writer that produced it)."""
-        ...
-
-
-class OfflineFollowUps:
-    """The rubric's probe for the missed key point: a natural question, written by hand,
-    that draws the point out without stating it."""
-
-    name = "offline"
-
-    def write(
-        self,
-        question: Question,
-        answer: str,
-        point: KeyPoint,
-        refs: ReferenceSet,
-        on_text: Callable[[str], None] | None = None,
-    ) -> tuple[str, str]:
-        if on_text:
-            on_text(point.probe)
-        return point.probe, self.name
-
-
-class LLMFollowUps:
-    """The probe reworded by the LLM in light of what the candidate said
-    (prompts/followup_v2.md), streamed as it comes. A rewording that gives the key point away,
-    or a failed endpoint, falls back to the rubric's probe (writer="offline")."""
-
-    name = "llm"
-
-    def __init__(self, chat: ChatModel, max_tokens: int = 80) -> None:
-        self.chat, self.max_tokens = chat, max_tokens
-        self.fallback = OfflineFollowUps()
-
-    def write(
-        self,
-        question: Question,
-        answer: str,
-        point: KeyPoint,
-        refs: ReferenceSet,
-        on_text: Callable[[str], None] | None = None,
-    ) -> tuple[str, str]:
-        from .errors import LLMError
-        from .prompts import render
-        from .rubrics import shares_run
-
-        safe = answer.replace("</answer>", "&lt;/answer&gt;")
-        messages = [
-            {"role": "system", "content": render("followup_v2")},
-            {
-                "role": "user",
-                "content": render(
-                    "followup_v2.user", question=question.text, probe=point.probe, answer=safe
-                ),
-            },
-        ]
-        text = ""
-        try:
-            for piece in self.chat.stream(messages, self.max_tokens):
-                text += piece
-                if on_text:
-                    on_text(text)
-        except LLMError:
-            text = ""
-        text = " ".join(text.split())
-        if not text or shares_run(point.text, text, 5):
-            return self.fallback.write(question, answer, point, refs, on_text)
-        return text, self.name
 
 
 @dataclass(frozen=True)
@@ -185,8 +41,8 @@ class Engine:
         self,
         bank: Bank,
         grader: Grader,
-        index: Any,
-        settings: Any,
+        index: Index | None,
+        settings: Settings,
         clock: Callable[[], float],
         rng: random.Random,
         followups: FollowUpWriter | None = None,
@@ -409,51 +265,3 @@ class Engine:
         if session.status != "active" or session.current is None:
             raise InputError("this interview has ended; start a new one")
         return session.current
-
-
-@dataclass(frozen=True)
-class QuestionResult:
-    """A question's result over its first answer and the replies to its follow-ups: a point
-    covered in any of them counts; a wrong claim in any of them counts too."""
-
-    question_id: str
-    score: int
-    claims: tuple[ClaimResult, ...]
-    closed: bool = True
-
-
-def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
-    from . import claims as cl
-
-    mine = [t for t in turns if t.prompt.question_id == question_id and t.grade is not None]
-    if not mine:
-        return QuestionResult(question_id, 0, ())
-    first = mine[0].grade
-    assert first is not None
-    merged: dict[str, ClaimResult] = {c.point_id or c.point: c for c in first.claims}
-    rank = {"missed": 0, "covered": 1, "contradicted": 2}
-    for t in mine[1:]:
-        assert t.grade is not None
-        for c in t.grade.claims:
-            key = c.point_id or c.point
-            if key not in merged or rank[c.verdict] > rank[merged[key].verdict]:
-                merged[key] = c
-    results = tuple(merged.values())
-    if len(mine) == 1 or not results:
-        return QuestionResult(question_id, first.score, results)
-    verdicts = cl.Verdicts(
-        tuple(
-            cl.PointVerdict(
-                cl.Claim(c.point_id or c.point, c.point, weight=2.0 if c.weight == "core" else 1.0),
-                c.verdict,  # type: ignore[arg-type]
-                c.evidence,
-                1.0 if c.verdict == "covered" else 0.0,
-            )
-            for c in results
-        )
-    )
-    # The first answer's own estimate stands unless the replies covered more.
-    _, by_coverage = cl.score(verdicts)
-    estimate = max(first.expected_score or float(first.score), by_coverage)
-    score, _ = cl.score(verdicts, estimate)
-    return QuestionResult(question_id, score, results)

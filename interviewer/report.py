@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .bank import Bank
-from .interview import Session, question_result
 from .records import Question
 from .rubrics import Rubric
+from .session import Session, question_result
 
 RubricOf = Callable[[Question], Rubric | None]
 

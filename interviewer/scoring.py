@@ -68,7 +68,8 @@ def feedback(score: int, results: Sequence[ClaimResult]) -> str:
     parts = []
     if wrong:
         w = wrong[0]
-        parts.append(f'Wrong: "{_short(w.evidence, 120)}". In fact: {w.point}')
+        said = _short(w.evidence, 120).rstrip(" .!?;:")
+        parts.append(f'Wrong: "{said}". In fact: {w.point}')
     parts.append(lead)
     parts.append(f"You covered {len(covered)} of {len(results)} key points.")
     if missed:

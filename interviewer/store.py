@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .grade import Grade
-from .interview import Plan, Prompt, Session, Turn
+from .session import Plan, Prompt, Session, Turn
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (

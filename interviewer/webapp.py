@@ -15,8 +15,9 @@ from typing import Any
 
 from .config import Settings
 from .errors import InputError, InterviewerError, require
-from .interview import MODES, Engine, Plan, Session, question_result
+from .interview import Engine
 from .report import to_json, to_markdown, topic_scores, weak_topics
+from .session import MODES, Plan, Session, question_result
 from .speech import Transcriber, vocabulary_from
 from .store import Store
 
@@ -82,7 +83,7 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
         )
     qid = turn.prompt.question_id
     result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", g.feedback, ""]
+    lines = [f"### Score {result.score}/5", "", result.feedback, ""]
     if g.flags:
         lines += [f"_Flagged: {', '.join(g.flags)}_", ""]
     wrong = [c for c in result.claims if c.verdict == "contradicted"]
@@ -151,7 +152,7 @@ class Controller:
             if t.grade:
                 if closed_after(session, n):
                     result = question_result(session.turns[: n + 1], t.prompt.question_id)
-                    said = f"Score {result.score}/5 — {t.grade.feedback}"
+                    said = f"Score {result.score}/5 — {result.feedback}"
                 else:
                     said = f"Score so far {t.grade.score}/5."
                 chat.append({"role": "assistant", "content": said})
@@ -339,7 +340,7 @@ def build_controller(settings: Settings) -> Controller:
     grader = make_grader(settings.grader, settings, embedder=embedder, index=index)
     followups: Any = None
     if settings.grader == "llm":
-        from .interview import LLMFollowUps
+        from .followups import LLMFollowUps
         from .llm import OpenAICompatible
 
         followups = LLMFollowUps(

@@ -10,8 +10,9 @@ import statistics
 import pytest
 
 from interviewer.grader import make_grader
-from interviewer.interview import Engine, Plan, question_result
+from interviewer.interview import Engine
 from interviewer.rubrics import shares_run
+from interviewer.session import Plan, question_result
 
 
 class Clock:

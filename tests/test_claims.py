@@ -13,7 +13,7 @@ from interviewer.claims import (
     confidence,
     score,
 )
-from interviewer.exact import exact_contradiction
+from interviewer.exact import disagree, exact_contradiction
 from interviewer.grade import Provenance, ReferenceSet
 from interviewer.scoring import from_verdicts
 
@@ -63,7 +63,7 @@ def test_covered_never_lists_a_contradicted_point_and_feedback_names_the_wrong_c
     g = from_verdicts(verdicts, None, Provenance("offline", "m"), ReferenceSet("Q?", ()))
     assert CORE.text not in g.covered and g.covered == (CORE2.text,)
     assert g.wrong_claims == ('"HBM has lower bandwidth than GDDR." contradicts: ' + CORE.text,)
-    assert g.feedback.startswith('Wrong: "HBM has lower bandwidth than GDDR."')
+    assert g.feedback.startswith('Wrong: "HBM has lower bandwidth than GDDR". In fact: HBM has far')
     assert [c.verdict for c in g.claims] == ["contradicted", "covered", "missed"]
 
 
@@ -167,3 +167,70 @@ def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedd
     )
     assert shortfall.points[0].verdict != "contradicted"
     assert denial.points[0].verdict == "contradicted"
+
+
+@pytest.mark.parametrize(
+    "point,sentence,visible",
+    [
+        # One side denies what the other asserts.
+        (
+            "Despite the name, it has nothing to do with saving model checkpoints to disk.",
+            "It's saving model checkpoints to disk every few steps.",
+            True,
+        ),
+        # The same thing moved opposite ways.
+        (
+            "The bubble is reduced by using many micro-batches.",
+            "The bubble grows as you add micro-batches.",
+            True,
+        ),
+        ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 900 GB/s.", False),
+        ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 2 TB/s.", True),
+        # A contrast the other side never takes up ("not the individual thread").
+        (
+            "The warp, not the individual thread, is the real unit that the SM schedules.",
+            "Per warp: the scheduler issues one instruction for a whole warp of 32 threads.",
+            False,
+        ),
+        # Both sides deny the same thing, in other words.
+        (
+            "Flash Attention computes attention in tiles so the N×N matrix is never materialized.",
+            "FlashAttention is linear in memory instead of materializing the score matrix.",
+            False,
+        ),
+        (
+            "BF16 has the same exponent range as FP32, so it usually needs no loss scaling.",
+            "BF16 keeps the exponent of FP32, so you skip the loss scaler.",
+            False,
+        ),
+    ],
+)
+def test_the_model_may_contradict_only_where_the_texts_visibly_disagree(point, sentence, visible):
+    assert disagree(point, sentence) is visible
+
+
+def test_correct_replies_the_model_misreads_as_denials_are_not_wrong_claims(embedder):
+    """The shipped NLI model reads both of these as contradictions, both ways (P >= 0.68);
+    nothing in the texts disagrees, so neither is a wrong claim."""
+    from interviewer.claims import Case, check_many
+    from interviewer.nli import default_nli
+
+    pairs = [
+        (
+            "The warp, not the individual thread, is the real unit that the SM schedules and "
+            "issues instructions for.",
+            "Per warp: the warp scheduler issues one instruction for a whole warp of 32 threads "
+            "at a time.",
+        ),
+        (
+            "Flash Attention computes attention in tiles so the full N×N score matrix is never "
+            "materialized.",
+            "Use FlashAttention so attention memory is linear in sequence length instead of "
+            "materializing the quadratic score matrix.",
+        ),
+    ]
+    cases = []
+    for point, sentence in pairs:
+        vecs = embedder.embed([sentence, point])
+        cases.append(Case((sentence,), vecs[:1], (Claim("p", point, weight=2.0),), vecs[1:]))
+    assert all(v.points[0].verdict != "contradicted" for v in check_many(cases, default_nli()))

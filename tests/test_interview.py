@@ -8,7 +8,8 @@ import pytest
 
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
-from interviewer.interview import Engine, Plan, question_result
+from interviewer.interview import Engine
+from interviewer.session import Plan, question_result
 from interviewer.store import Store
 
 GOOD_HBM = (
@@ -73,6 +74,9 @@ def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_res
     before = {c.point_id for c in first.claims if c.verdict == "covered"}
     assert probed.id in covered and probed.id not in before  # coverage rose
     assert after.score >= first.score
+    # The question's feedback speaks of the whole question, not of the last reply alone.
+    assert f"You covered {len(covered)} of {len(after.claims)} key points" in after.feedback
+    assert out2.turn.grade.feedback != after.feedback
     # Deep dive: a second follow-up, never on the point already probed.
     if out2.decision == "follow-up":
         assert out2.next.focus != probed.id
@@ -149,7 +153,7 @@ def test_sessions_survive_a_restart_of_the_store(engine, tmp_path):
 
 def test_llm_follow_up_is_streamed_from_the_prompt_and_labelled(built_index):
     from interviewer.config import Settings
-    from interviewer.interview import LLMFollowUps
+    from interviewer.followups import LLMFollowUps
     from interviewer.llm import OpenAICompatible
     from tests.fake_llm import FakeLLM, completion
 
@@ -186,7 +190,7 @@ def test_llm_follow_up_is_streamed_from_the_prompt_and_labelled(built_index):
 
 def test_llm_follow_up_falls_back_to_offline_wording_and_says_so(built_index):
     from interviewer.config import Settings
-    from interviewer.interview import LLMFollowUps
+    from interviewer.followups import LLMFollowUps
     from interviewer.llm import OpenAICompatible
 
     settings, index = built_index

@@ -1,0 +1,128 @@
+"""An interview's records: the plan, each prompt and turn, the session, and a question's
+result over its first answer and the replies to its follow-ups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from . import claims as cl
+from .grade import ClaimResult, Grade
+from .records import Difficulty
+from .scoring import feedback
+
+Mode = Literal["phone screen", "deep dive", "rapid-fire"]
+MODES: dict[str, dict[str, Any]] = {
+    "phone screen": {"followups": 1, "seconds": None},
+    "deep dive": {"followups": 2, "seconds": None},
+    "rapid-fire": {"followups": 0, "seconds": 60},
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    topics: tuple[str, ...] = ()
+    difficulty: Difficulty = "easy"
+    length: int = 6  # main questions
+    mode: Mode = "phone screen"
+
+    @property
+    def max_followups(self) -> int:
+        return int(MODES[self.mode]["followups"])
+
+    @property
+    def seconds_per_answer(self) -> int | None:
+        return MODES[self.mode]["seconds"]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the interviewer is asking now."""
+
+    question_id: str
+    text: str
+    kind: Literal["question", "follow_up"]
+    difficulty: Difficulty
+    focus: str = ""  # the id of the rubric key point a follow-up probes
+    asked_at: float = 0.0
+    writer: str = "bank"  # who worded it: "bank", "offline" or "llm"
+
+
+@dataclass(frozen=True)
+class Turn:
+    prompt: Prompt
+    answer: str
+    grade: Grade | None
+    answered_at: float
+    skipped: bool = False
+    hints: int = 0
+    late: bool = False  # answered after the rapid-fire time limit
+
+
+@dataclass
+class Session:
+    id: str
+    plan: Plan
+    created_at: float
+    turns: list[Turn] = field(default_factory=list)
+    current: Prompt | None = None
+    hints: int = 0
+    followups_here: int = 0
+    status: Literal["active", "ended"] = "active"
+    owner: str = ""  # a hash of the key of the browser that started it
+    seen_before: tuple[str, ...] = ()  # questions asked in this browser's earlier sessions
+    end_reason: str = ""  # why the interview ended before its planned length, if it did
+
+    def asked_ids(self) -> set[str]:
+        ids = {t.prompt.question_id for t in self.turns}
+        return ids | ({self.current.question_id} if self.current else set())
+
+    def main_questions(self) -> int:
+        return sum(1 for t in self.turns if t.prompt.kind == "question")
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """A question's result over its first answer and the replies to its follow-ups: a point
+    covered in any of them counts; a wrong claim in any of them counts too."""
+
+    question_id: str
+    score: int
+    claims: tuple[ClaimResult, ...]
+    closed: bool = True
+    feedback: str = ""  # about the whole question: its answer and the replies together
+
+
+def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
+    mine = [t for t in turns if t.prompt.question_id == question_id and t.grade is not None]
+    if not mine:
+        return QuestionResult(question_id, 0, ())
+    first = mine[0].grade
+    assert first is not None
+    merged: dict[str, ClaimResult] = {c.point_id or c.point: c for c in first.claims}
+    rank = {"missed": 0, "covered": 1, "contradicted": 2}
+    for t in mine[1:]:
+        assert t.grade is not None
+        for c in t.grade.claims:
+            key = c.point_id or c.point
+            if key not in merged or rank[c.verdict] > rank[merged[key].verdict]:
+                merged[key] = c
+    results = tuple(merged.values())
+    if len(mine) == 1 or not results:
+        return QuestionResult(question_id, first.score, results, feedback=first.feedback)
+    verdicts = cl.Verdicts(
+        tuple(
+            cl.PointVerdict(
+                cl.Claim(c.point_id or c.point, c.point, weight=2.0 if c.weight == "core" else 1.0),
+                c.verdict,  # type: ignore[arg-type]
+                c.evidence,
+                1.0 if c.verdict == "covered" else 0.0,
+            )
+            for c in results
+        )
+    )
+    # The first answer's own estimate stands unless the replies covered more.
+    _, by_coverage = cl.score(verdicts)
+    estimate = max(first.expected_score or float(first.score), by_coverage)
+    score, _ = cl.score(verdicts, estimate)
+    return QuestionResult(question_id, score, results, feedback=feedback(score, results))

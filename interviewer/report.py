@@ -86,6 +86,13 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 wrong.append(item | {"claim": c.evidence, "misconception": c.misconception})
             elif c.verdict == "missed":
                 study.append(item | {"weight": c.weight})
+        if rubric and not any(c.verdict != "covered" for c in result.claims) and not score:
+            # Skipped, "I don't know" or off-topic: no point was checked, all are to learn.
+            study += [
+                {"question": q.text, "point": k.text, "label": k.label, "source": ""}
+                | {"weight": k.weight}
+                for k in rubric.ordered()
+            ]
         questions.append(
             {
                 "id": qid,
@@ -144,7 +151,8 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         f"# Interview report — {data['started'][:16].replace('T', ' ')} UTC",
         "",
         f"**{mean if mean is not None else '—'} / 5** over {data['questions_answered']} "
-        f"questions ({data['questions_skipped']} skipped) · {session.plan.mode} · topics: "
+        f"question{'' if data['questions_answered'] == 1 else 's'} "
+        f"({data['questions_skipped']} skipped) · {session.plan.mode} · topics: "
         f"{', '.join(session.plan.topics) or 'all'}",
         "",
         _verdict_line(mean),
@@ -164,11 +172,16 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
             src = f" _(source: {w['source']})_" if w["source"] else ""
             lines.append(f'- You said: "{w["claim"]}" — in fact: {w["point"]}{src}')
     if data["study_plan"]:
-        lines += ["", "## Study plan", ""]
+        lines += ["", "## Study plan", "", "The key points you missed, question by question."]
+        by_question: dict[str, list[dict[str, Any]]] = {}
         for s in data["study_plan"]:
-            src = f" _(source: {s['source']})_" if s["source"] else ""
-            tag = "core" if s["weight"] == "core" else "also"
-            lines.append(f"- [{tag}] {s['point']}{src}")
+            by_question.setdefault(s["question"], []).append(s)
+        for question, points in by_question.items():
+            lines += ["", f"**{question}**", ""]
+            for s in sorted(points, key=lambda s: s["weight"] != "core"):
+                src = f" _(source: {s['source']})_" if s["source"] else ""
+                tag = "" if s["weight"] == "core" else "Also: "
+                lines.append(f"- {tag}{s['point']}{src}")
     lines += ["", "## Questions", ""]
     for n, q in enumerate(data["questions"], 1):
         score = "skipped" if q["skipped"] else f"{q['score']}/5"

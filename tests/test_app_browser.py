@@ -147,8 +147,7 @@ def test_typed_interview_from_setup_to_report_download(server, browser):
     report = page.inner_text("#report")
     assert "Scores by topic" in report and "Model answer" in report
     assert ".txt[" not in report and "#v0" not in report  # readable sources, no offsets or ids
-    page.click("#build-report")
-    links = page.locator("#downloads a")
+    links = page.locator("#downloads a")  # offered at End too, without pressing anything
     links.first.wait_for(timeout=30_000)
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
     assert {h.rsplit(".", 1)[-1] for h in hrefs} >= {"md", "json", "html"}
@@ -299,4 +298,31 @@ def test_mistakes_get_a_notice_and_the_conversation_stays(server, browser):
     page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
     page.wait_for_function("document.querySelector('#answer textarea').disabled")
     assert page.locator("#send").is_disabled() and "Error" not in page.inner_text("#chat")
+    ctx.close()
+
+
+def test_rapid_fire_counts_down_and_a_reload_keeps_the_settings_and_the_draft(server, browser):
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    page.locator("#mode label", has_text="rapid-fire").click()
+    page.locator("#difficulty label", has_text="medium").click()
+    start(page)
+    left = "Number((document.querySelector('#status').innerText.match(/(\\d+) s left/) || [])[1])"
+    page.wait_for_function(f"{left} > 0", timeout=10_000)
+    first = page.evaluate(left)
+    page.wait_for_function(f"{left} < {first}", timeout=10_000)  # it counts down, live
+    page.fill("#answer textarea", "A draft I have not sent yet")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(server.data_dir / "rapid-fire.png"), full_page=True)
+    page.reload()
+    page.wait_for_function(
+        "(document.querySelector('#status')?.innerText || '').includes('Session ')", timeout=60_000
+    )
+    page.wait_for_function(
+        "document.querySelector('#answer textarea').value === 'A draft I have not sent yet'",
+        timeout=10_000,
+    )
+    assert page.locator("#mode input[value='rapid-fire']").is_checked()
+    assert page.locator("#difficulty input[value='medium']").is_checked()
+    assert "rapid-fire" in page.inner_text("#status")
     ctx.close()

@@ -8,11 +8,12 @@ import threading
 
 import pytest
 
+from interviewer.controller import Controller
 from interviewer.errors import InterviewerError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.store import Store
-from interviewer.webapp import Controller, owner_of
+from interviewer.webapp import owner_of
 
 ANSWER = "HBM is stacked memory on the package with far more bandwidth than GDDR, which is cheaper."
 
@@ -94,3 +95,29 @@ def test_the_login_file_is_read_strictly(tmp_path):
         read_logins(bad)
     with pytest.raises(InputError, match="cannot read"):
         read_logins(tmp_path / "missing")
+
+
+def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(built_index, tmp_path):
+    settings, index = built_index
+    now = [1000.0]
+    engine = Engine(
+        index.bank,
+        make_grader("offline", settings, index=index),
+        index,
+        settings,
+        lambda: now[0],
+        random.Random(3),
+    )
+    ctl = Controller(settings, engine, Store(tmp_path / "s.sqlite3"), None, "offline")
+    owner = owner_of("browser-a")
+    view = ctl.start(owner, [], "easy", "rapid-fire", 2)
+    assert '<span class="countdown">60 s left</span>' in view.status
+    now[0] += 66  # answered after 66 s against a 60 s limit
+    view = ctl.answer(owner, view.session_id, ANSWER, view.turns)
+    assert "Late: over the time limit." in view.chat[2]["content"]
+    assert "Answered late: over the 60-second limit." in view.card
+    assert '<span class="countdown">60 s left</span>' in view.status  # the next question's clock
+    history, _ = ctl.history(owner)
+    score = int(view.chat[2]["content"].split("/5")[0].split()[-1])
+    # Scored as the report scores it: per question (one so far), not per turn.
+    assert history[0][0] == view.session_id and history[0][2:] == ["active", 1, score]

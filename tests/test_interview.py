@@ -210,3 +210,24 @@ def test_llm_follow_up_falls_back_to_offline_wording_and_says_so(built_index):
     s.current = engine._ask(hbm_question(engine))
     out = engine.answer(s, "HBM is stacked memory.")
     assert out.decision == "follow-up" and out.next.writer == "offline"
+
+
+def test_the_report_studies_what_was_not_answered_and_speaks_of_questions(engine):
+    from interviewer.report import to_json, to_markdown
+
+    s = engine.start(Plan(("memory",), "easy", 2, "rapid-fire"))
+    q = hbm_question(engine)
+    s.current = engine._ask(q)
+    engine.answer(s, "I don't know.")
+    engine.skip(s)
+    skipped = engine.bank.get(s.turns[-1].prompt.question_id)
+    data = to_json(s, engine.bank, engine.rubric)
+    md = to_markdown(s, engine.bank, engine.rubric)
+    # "I don't know" and a skip: every key point of both questions is in the study plan.
+    for question in (q, skipped):
+        points = [k.text for k in engine.rubric(question).key_points]
+        assert {p["point"] for p in data["study_plan"] if p["question"] == question.text} == set(
+            points
+        )
+        assert f"**{question.text}**" in md and all(p in md for p in points)
+    assert "0 / 5** over 1 question (1 skipped)" in md

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import queue
 import random
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -66,6 +67,19 @@ FLAG_WORDS = {
 }
 
 
+def passage(text: str, limit: int = 700) -> str:
+    """A reference passage as a reader wants it: the guides' difficulty tags off the ends of
+    question lines, cut at a sentence end."""
+    text = re.sub(r"(?m)[ \t]+(?:easy|medium|hard)[ \t]*$", "", text).strip()
+    if len(text) <= limit:
+        return text.replace("\n", "\n> ")
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind(".\n"))
+    return (cut[: end + 1] if end > limit // 2 else cut.rsplit(" ", 1)[0] + " …").replace(
+        "\n", "\n> "
+    )
+
+
 def closed_after(session: Session, n: int) -> bool:
     """Whether turn n's question is over (no follow-up of it is pending)."""
     qid = session.turns[n].prompt.question_id
@@ -84,7 +98,7 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     g = turn.grade
     if g is None:
         return "_Skipped._", ""
-    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {r.text[:700]}" for r in g.references)
+    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in g.references)
     refs = refs or "_No reference passages._"
     if not closed_after(session, len(session.turns) - 1):
         return (

@@ -249,6 +249,10 @@ class Engine:
         assert q is not None
         rubric = self.rubric(q)
         ladder = rubric.hints if rubric else ()
+        probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
+        if prompt.kind == "follow_up" and probed:
+            # The question's ladder is about the question; this hint is about the follow-up.
+            ladder = (f"the follow-up is about this: {probed.label}.",)
         if session.hints >= len(ladder):
             return (
                 "No more hints for this question: give it your best try, or press Skip."

@@ -231,3 +231,16 @@ def test_the_report_studies_what_was_not_answered_and_speaks_of_questions(engine
         )
         assert f"**{question.text}**" in md and all(p in md for p in points)
     assert "0 / 5** over 1 question (1 skipped)" in md
+
+
+def test_a_hint_on_a_follow_up_is_about_the_point_it_probes(engine):
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = hbm_question(engine)
+    s.current = engine._ask(q)
+    out = engine.answer(s, "HBM is 3D-stacked memory on the package with far more bandwidth.")
+    assert out.next is not None and out.next.kind == "follow_up"
+    probed = next(k for k in engine.rubric(q).key_points if k.id == out.next.focus)
+    hint = engine.hint(s)
+    assert hint == f"Hint 1 of 1: the follow-up is about this: {probed.label}."
+    assert hint.split(": ", 1)[1] not in engine.rubric(q).hints
+    assert engine.hint(s).startswith("No more hints")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import queue
-import random
 import re
 import threading
 import time
@@ -15,11 +14,19 @@ from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .errors import InterviewerError, require
+from .delivery import Spoken, assess, unsure_transcript
+from .errors import InterviewerError
 from .interview import Engine
-from .report import question_scores, to_json, to_markdown, topic_scores, weak_topics
+from .report import (
+    printable_html,
+    question_scores,
+    to_json,
+    to_markdown,
+    topic_scores,
+    weak_topics,
+)
 from .session import Plan, Session, question_result
-from .speech import Transcriber, vocabulary_from
+from .speech import Transcriber, Transcript
 from .store import Store
 
 
@@ -35,25 +42,6 @@ class View:
     turns: int = -1  # how many turns the page shows
     active: bool = True  # the interview takes answers
     report: str = ""  # the report, once the interview has ended
-
-
-def printable_html(markdown: str, title: str) -> str:
-    """The report as one self-contained HTML page, laid out for printing to PDF."""
-    from html import escape
-
-    from markdown_it import MarkdownIt
-
-    body = MarkdownIt("commonmark").enable("table").render(markdown)
-    style = (
-        "body{font:14px/1.5 system-ui,sans-serif;max-width:46em;margin:2em auto;color:#111}"
-        "table{border-collapse:collapse}td,th{border:1px solid #999;padding:.2em .6em}"
-        "blockquote{color:#444;border-left:3px solid #ccc;margin:0;padding-left:1em}"
-        "@media print{body{margin:0}h3{break-after:avoid}}"
-    )
-    return (
-        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
-        f"<style>{style}</style></head><body>{body}</body></html>"
-    )
 
 
 FLAG_WORDS = {
@@ -100,15 +88,30 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
         return "_Skipped._", ""
     refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in g.references)
     refs = refs or "_No reference passages._"
+    qid = turn.prompt.question_id
+    q = engine.bank.get(qid)
+    rubric = engine.rubric(q) if q else None
+    # Delivery is apart from the score: how it was said, not what.
+    said = assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
+    delivery = (
+        ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
+    )
     if not closed_after(session, len(session.turns) - 1):
         return (
-            f"### Score so far {g.score}/5\n\nA follow-up question is next. What you "
-            "missed, and a model answer, are shown when this question is closed.",
+            "\n".join(
+                [
+                    f"### Score so far {g.score}/5",
+                    "",
+                    "A follow-up question is next. What you missed, and a model answer, are "
+                    "shown when this question is closed.",
+                    "",
+                    *delivery,
+                ]
+            ),
             refs,
         )
-    qid = turn.prompt.question_id
     result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", result.feedback, ""]
+    lines = [f"### Score {result.score}/5", "", result.feedback, "", *delivery]
     if g.flags:
         lines += [f"_{'; '.join(FLAG_WORDS.get(f, f) for f in g.flags)}._", ""]
     if turn.late and session.plan.seconds_per_answer:
@@ -136,8 +139,6 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
             + [f"- {c.point}" + (f" _({c.source})_" if c.source else "") for c in missed]
             + [""]
         )
-    q = engine.bank.get(qid)
-    rubric = engine.rubric(q) if q else None
     if rubric and rubric.model_answer:
         lines += ["**Model answer**", "", rubric.model_answer, ""]
     p = g.provenance
@@ -162,6 +163,7 @@ class Controller:
         self.transcriber, self.llm_status = transcriber, llm_status
         self._busy: set[str] = set()  # sessions with an answer being graded
         self._busy_lock = threading.Lock()
+        self._heard: dict[str, Transcript] = {}  # each session's last transcript, until sent
 
     def _load(self, owner: str, session_id: str) -> Session:
         """The session, only for the browser that started it: another browser's id is
@@ -264,9 +266,13 @@ class Controller:
         before = self.view(session)
         events: queue.Queue[tuple[str, Any]] = queue.Queue()
 
+        spoken = self._spoken(session_id, text)
+
         def work() -> None:
             try:
-                self.engine.answer(session, text, on_text=lambda t: events.put(("text", t)))
+                self.engine.answer(
+                    session, text, on_text=lambda t: events.put(("text", t)), spoken=spoken
+                )
                 self.store.save(session)
                 events.put(("done", None))
             except Exception as e:
@@ -313,7 +319,9 @@ class Controller:
         self.store.save(session)
         return self.view(session, note)
 
-    def transcribe(self, owner: str, session_id: str, audio_path: str | None) -> str:
+    def transcribe(self, owner: str, session_id: str, audio_path: str | None) -> tuple[str, str]:
+        """The transcript for the answer box, and a notice when it may be misheard: the
+        candidate fixes it before it is graded."""
         if self.transcriber is None:
             raise InterviewerError("speech input is not installed: pip install 'interviewer[app]'")
         if not audio_path:
@@ -321,7 +329,21 @@ class Controller:
         question = ""
         if session_id and (s := self.store.load(session_id)) and s.owner == owner and s.current:
             question = s.current.text
-        return self.transcriber.transcribe(Path(audio_path), question).text
+        heard = self.transcriber.transcribe(Path(audio_path), question)
+        if session_id:
+            self._heard[session_id] = heard
+        return heard.text, unsure_transcript(heard.confidence)
+
+    def _spoken(self, session_id: str, sent: str) -> Spoken | None:
+        """The recording an answer came from: the session's last transcript, when the answer
+        sent is that transcript, edited or not (most of its words kept)."""
+        heard = self._heard.pop(session_id, None)
+        if heard is None:
+            return None
+        said, kept = set(heard.text.lower().split()), set(sent.lower().split())
+        if len(said & kept) < 0.6 * max(1, len(said)):
+            return None
+        return Spoken(heard.seconds, heard.confidence)
 
     def report(self, owner: str, session_id: str) -> tuple[str, list[dict[str, Any]], list[str]]:
         session = self._load(owner, session_id)
@@ -367,50 +389,3 @@ class Controller:
             else ("No topic is consistently weak yet.")
         )
         return rows, text
-
-
-def build_controller(settings: Settings) -> Controller:
-    """Wire the real components: index, grader, engine, store, speech."""
-    from .embeddings import default_embedder
-    from .grader import make_grader
-    from .index import Index
-    from .ingest import ingest
-    from .llm import ping
-
-    embedder = default_embedder()
-    index = Index(settings.index_dir, embedder)
-    if index.generation() is None:
-        ingest(settings, embedder)
-    index.warm()
-    grader = make_grader(settings.grader, settings, embedder=embedder, index=index)
-    followups: Any = None
-    if settings.grader == "llm":
-        from .followups import LLMFollowUps
-        from .llm import OpenAICompatible
-
-        followups = LLMFollowUps(
-            OpenAICompatible(settings.for_followups()), settings.followup_max_tokens
-        )
-    engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
-    problem = ping(settings) if settings.grader == "llm" else None
-    llm_status = (
-        (
-            "Grading: an AI model on your LLM server"
-            + (" (answering)." if problem is None else f" — not reachable right now: {problem}")
-        )
-        if settings.grader == "llm"
-        else "Grading: the offline grader on this computer (no AI server needed)."
-    )
-    transcriber = None
-    try:
-        require("faster_whisper", "app")
-        transcriber = Transcriber(
-            settings.speech_model,
-            settings.data_dir / "models",
-            vocabulary_from([q.text for q in index.bank.questions]),
-        )
-    except InterviewerError:
-        pass
-    return Controller(
-        settings, engine, Store(settings.data_dir / "sessions.sqlite3"), transcriber, llm_status
-    )

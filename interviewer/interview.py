@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from .bank import Bank
+from .delivery import Spoken
 from .errors import InputError
 from .followups import FollowUpWriter, OfflineFollowUps
 from .grade import Grade, ReferenceSet
@@ -136,7 +137,11 @@ class Engine:
         return refs
 
     def answer(
-        self, session: Session, text: str, on_text: Callable[[str], None] | None = None
+        self,
+        session: Session,
+        text: str,
+        on_text: Callable[[str], None] | None = None,
+        spoken: Spoken | None = None,
     ) -> Outcome:
         prompt = self._require_active(session)
         if len(text) > self.settings.max_answer_chars:
@@ -157,6 +162,7 @@ class Engine:
             now,
             hints=session.hints,
             late=bool(limit and now - prompt.asked_at > limit),
+            spoken=spoken,
         )
         session.turns.append(turn)
         session.hints = 0

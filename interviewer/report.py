@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .bank import Bank
+from .delivery import assess
 from .records import Question
 from .rubrics import Rubric
 from .session import Session, question_result
@@ -102,6 +103,11 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 "score": score,
                 "skipped": score is None,
                 "answers": [t.answer for t in turns if not t.skipped],
+                "delivery": [
+                    assess(t.answer, rubric.model_answer if rubric else "", t.spoken).lines()
+                    for t in turns
+                    if not t.skipped
+                ],
                 "claims": [
                     {"point": c.point, "verdict": c.verdict, "evidence": c.evidence}
                     for c in result.claims
@@ -186,8 +192,29 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
     for n, q in enumerate(data["questions"], 1):
         score = "skipped" if q["skipped"] else f"{q['score']}/5"
         lines += [f"### {n}. {q['question']} — {score}", ""]
-        for a in q["answers"]:
+        for a, said in zip(q["answers"], q["delivery"], strict=True):
             lines += [f"> {a or '(empty)'}", ""]
+            if said:
+                lines += [f"_Delivery: {' '.join(said)}_", ""]
         if q["model_answer"]:
             lines += [f"**Model answer:** {q['model_answer']}", ""]
     return "\n".join(lines)
+
+
+def printable_html(markdown: str, title: str) -> str:
+    """The report as one self-contained HTML page, laid out for printing to PDF."""
+    from html import escape
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark").enable("table").render(markdown)
+    style = (
+        "body{font:14px/1.5 system-ui,sans-serif;max-width:46em;margin:2em auto;color:#111}"
+        "table{border-collapse:collapse}td,th{border:1px solid #999;padding:.2em .6em}"
+        "blockquote{color:#444;border-left:3px solid #ccc;margin:0;padding-left:1em}"
+        "@media print{body{margin:0}h3{break-after:avoid}}"
+    )
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{escape(title)}</title>"
+        f"<style>{style}</style></head><body>{body}</body></html>"
+    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import claims as cl
+from .delivery import Spoken
 from .grade import ClaimResult, Grade
 from .records import Difficulty
 from .scoring import feedback
@@ -57,6 +58,7 @@ class Turn:
     skipped: bool = False
     hints: int = 0
     late: bool = False  # answered after the rapid-fire time limit
+    spoken: Spoken | None = None  # the recording it was transcribed from, if it was spoken
 
 
 @dataclass

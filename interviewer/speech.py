@@ -27,6 +27,7 @@ class Transcript:
     text: str
     seconds: float  # audio duration
     model: str
+    confidence: float = 1.0  # mean per-token probability of the text, 0 to 1
 
 
 def _package_dir(name: str) -> Path:
@@ -122,10 +123,19 @@ class Transcriber:
             vad_filter=False,
             condition_on_previous_text=False,
         )
-        text = " ".join(s.text.strip() for s in segments).strip()
+        heard = [s for s in segments if s.text.strip()]
+        text = " ".join(s.text.strip() for s in heard).strip()
         if not text:
             raise InputError("no speech was recognised in the recording")
-        return Transcript(text, len(audio) / SAMPLE_RATE, f"whisper-{self.size} int8")
+        # Each segment's mean token log-probability, weighted by its length.
+        total = sum(len(s.text) for s in heard)
+        logprob = sum(s.avg_logprob * len(s.text) for s in heard) / total
+        return Transcript(
+            text,
+            len(audio) / SAMPLE_RATE,
+            f"whisper-{self.size} int8",
+            round(float(np.exp(logprob)), 3),
+        )
 
 
 def vocabulary_from(texts: list[str], limit: int = 60) -> str:

@@ -9,6 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from .delivery import Spoken
 from .grade import Grade
 from .session import Plan, Prompt, Session, Turn
 
@@ -31,6 +32,7 @@ def turn_to_dict(t: Turn) -> dict[str, Any]:
         "skipped": t.skipped,
         "hints": t.hints,
         "late": t.late,
+        "spoken": asdict(t.spoken) if t.spoken else None,
     }
 
 
@@ -43,6 +45,7 @@ def turn_from_dict(d: dict[str, Any]) -> Turn:
         d["skipped"],
         d["hints"],
         d["late"],
+        Spoken(**d["spoken"]) if d.get("spoken") else None,  # sessions saved before it lack it
     )
 
 

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import os
+import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .config import Settings
-from .controller import Controller, View, build_controller
-from .errors import InputError, InterviewerError
+from .controller import Controller, View
+from .errors import InputError, InterviewerError, require
+from .interview import Engine
 from .session import MODES
+from .speech import Transcriber, vocabulary_from
+from .store import Store
 
 COUNTDOWN_JS = """
 () => {
@@ -40,6 +45,53 @@ COUNTDOWN_JS = """
   }, 200);
 }
 """
+
+
+def build_controller(settings: Settings) -> Controller:
+    """Wire the real components: index, grader, engine, store, speech."""
+    from .embeddings import default_embedder
+    from .grader import make_grader
+    from .index import Index
+    from .ingest import ingest
+    from .llm import ping
+
+    embedder = default_embedder()
+    index = Index(settings.index_dir, embedder)
+    if index.generation() is None:
+        ingest(settings, embedder)
+    index.warm()
+    grader = make_grader(settings.grader, settings, embedder=embedder, index=index)
+    followups: Any = None
+    if settings.grader == "llm":
+        from .followups import LLMFollowUps
+        from .llm import OpenAICompatible
+
+        followups = LLMFollowUps(
+            OpenAICompatible(settings.for_followups()), settings.followup_max_tokens
+        )
+    engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
+    problem = ping(settings) if settings.grader == "llm" else None
+    llm_status = (
+        (
+            "Grading: an AI model on your LLM server"
+            + (" (answering)." if problem is None else f" — not reachable right now: {problem}")
+        )
+        if settings.grader == "llm"
+        else "Grading: the offline grader on this computer (no AI server needed)."
+    )
+    transcriber = None
+    try:
+        require("faster_whisper", "app")
+        transcriber = Transcriber(
+            settings.speech_model,
+            settings.data_dir / "models",
+            vocabulary_from([q.text for q in index.bank.questions]),
+        )
+    except InterviewerError:
+        pass
+    return Controller(
+        settings, engine, Store(settings.data_dir / "sessions.sqlite3"), transcriber, llm_status
+    )
 
 
 def new_key() -> str:
@@ -221,7 +273,7 @@ def build_ui(ctl: Controller) -> Any:
             button.click(
                 guard(lambda o, s, n=name: show(ctl.command(o, s, n))), [owner, sid], outs
             ).then(after_turn, [owner, sid], report_outs)
-        transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer])
+        transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer, notice])
         # The draft is kept in this browser until it is sent (restored by COUNTDOWN_JS).
         answer.change(
             None,

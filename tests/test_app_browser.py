@@ -187,6 +187,9 @@ def test_spoken_answer_uploaded_as_a_file(server, browser, tmp_path):
     assert "memory" in text and "kernel" in text
     page.fill("#answer textarea", text + " Transfers overlap with compute.")  # editable
     send(page, page.input_value("#answer textarea"), page.locator("#chat .message").count())
+    # The delivery of a spoken answer: its pace, from the recording's length.
+    card = page.inner_text("#grade-card")
+    assert "Delivery (not part of the score)" in card and "words per minute" in card
     ctx.close()
 
 

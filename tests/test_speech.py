@@ -46,6 +46,7 @@ def test_spoken_answer_is_transcribed(tiny, tmp_path):
     words = t.text.lower()
     assert "kernel" in words and "memory" in words and "overlap" in words
     assert 2 < t.seconds < 15 and t.model == "whisper-tiny.en int8"
+    assert 0 < t.confidence <= 1
 
 
 def test_bad_audio_gets_a_clear_message_and_nothing_is_transcribed(tiny, tmp_path):

@@ -1,0 +1,85 @@
+"""How an answer was delivered, apart from what it says: length against what the question
+needs, filler words, and for a spoken answer the pace and how sure the transcript is."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+# "like" and "actually" also carry meaning ("works like a cache"); these rarely do.
+_FILLER = re.compile(r"\b(um+|uh+|erm+|er|hmm+|you know|i mean|basically|sort of|kind of)\b", re.I)
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+\-.]*")
+LONG = 2.0  # times the model answer's length at which an answer is flagged as long
+SHORT = 0.25
+PACE = (110, 170)  # words per minute an interviewer follows comfortably
+UNSURE = 0.6  # transcript confidence below which the candidate is asked to check it
+
+
+@dataclass(frozen=True)
+class Spoken:
+    """What speech recognition says about a recording: its length and its confidence (the
+    mean per-token probability of the transcript, 0 to 1)."""
+
+    seconds: float
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Delivery:
+    words: int
+    needed: int  # the model answer's words: what the question takes (0 when unknown)
+    fillers: tuple[tuple[str, int], ...]
+    spoken: Spoken | None = None
+
+    @property
+    def long(self) -> bool:
+        return bool(self.needed) and self.words > LONG * self.needed and self.words > 80
+
+    def lines(self) -> list[str]:
+        """Plain sentences for the candidate; empty when there is nothing to say."""
+        out = []
+        if self.long:
+            out.append(
+                f"Long: {self.words} words where about {self.needed} do. Lead with the key "
+                "points; the rest costs interview time and earns nothing."
+            )
+        elif self.needed and self.words < SHORT * self.needed:
+            out.append(f"Short: {self.words} words; a full answer takes about {self.needed}.")
+        if self.fillers:
+            n = sum(c for _, c in self.fillers)
+            said = ", ".join(f'"{w}" ×{c}' for w, c in self.fillers)
+            out.append(f"Filler words: {n} ({said}).")
+        if self.spoken and self.spoken.seconds > 0:
+            pace = round(self.words / (self.spoken.seconds / 60))
+            slow, fast = PACE
+            advice = (
+                " (slow down a little)" if pace > fast else " (a bit slow)" if pace < slow else ""
+            )
+            out.append(f"Pace: {pace} words per minute{advice}.")
+            if self.spoken.confidence < UNSURE:
+                out.append(
+                    f"The transcript was uncertain (confidence {self.spoken.confidence:.2f}): "
+                    "a misheard word may have cost points."
+                )
+        return out
+
+
+def assess(answer: str, model_answer: str = "", spoken: Spoken | None = None) -> Delivery:
+    counts = Counter(m.group(1).lower() for m in _FILLER.finditer(answer))
+    return Delivery(
+        len(_WORD.findall(answer)),
+        len(_WORD.findall(model_answer)),
+        tuple(counts.most_common()),
+        spoken,
+    )
+
+
+def unsure_transcript(confidence: float) -> str:
+    """The notice shown beside a transcript that may be wrong, before it is sent."""
+    if confidence >= UNSURE:
+        return ""
+    return (
+        f"⚠️ Parts of this transcript may be misheard (confidence {confidence:.2f}): check it "
+        "and fix any wrong words before sending."
+    )

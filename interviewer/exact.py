@@ -49,6 +49,11 @@ _TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-
 _SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
 
 
+def _numbers(text: str) -> set[tuple[str, float]]:
+    """(unit, value) of each number with a unit: ("tb/s", 3.35)."""
+    return {(u.lower(), float(n)) for n, u in _NUMBER.findall(text)}
+
+
 def _terms(text: str) -> list[str]:
     return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
 
@@ -91,8 +96,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             and denied & (sw if p_neg else pw)
         ):
             return "exact:negation"
-    pn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(point)}
-    sn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(sentence)}
+    pn, sn = _numbers(point), _numbers(sentence)
     if len(pn) == 1 and len(sn) == 1:
         (pu, pv), (su, sv) = next(iter(pn)), next(iter(sn))
         if pu == su and pv > 0 and sv > 0 and max(pv, sv) / min(pv, sv) >= 2.5:
@@ -202,8 +206,7 @@ def disagree(point: str, sentence: str) -> bool:
     p_dir, s_dir = _direction(point), _direction(sentence)
     if p_dir and s_dir and p_dir != s_dir:
         return True
-    pn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(point)}
-    sn = {(u.lower(), float(n)) for n, u in _NUMBER.findall(sentence)}
+    pn, sn = _numbers(point), _numbers(sentence)
     return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
 
 

@@ -182,6 +182,22 @@ class Store:
             )
         return [(r[0], float(r[1])) for r in rows]
 
+    def graded_turns(self, owner: str) -> list[Turn]:
+        """Every graded turn of one browser's sessions, oldest first (progress and review)."""
+        with self._lock:
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT t.data FROM turns t JOIN sessions s ON s.id = t.session_id "
+                    "WHERE json_extract(t.data, '$.grade') IS NOT NULL "
+                    "AND json_extract(s.data, '$.owner') = ? "
+                    "ORDER BY json_extract(t.data, '$.answered_at')",
+                    (owner,),
+                )
+                .fetchall()
+            )
+        return [turn_from_dict(json.loads(d)) for (d,) in rows]
+
     def close(self) -> None:
         with self._lock:
             if self._db is not None:

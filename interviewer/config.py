@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="INTERVIEWER_", frozen=True, extra="ignore")
 
     data_dir: Path = Field(default_factory=_default_data_dir)
+    database_url: str = ""  # sessions: a SQLAlchemy URL; empty: DATA_DIR/sessions.sqlite3
     corpus_dir: Path = Field(default_factory=lambda: resource_dir("corpus"))
     evaldata_dir: Path = Field(default_factory=lambda: REPO_DIR.parent / "shared" / "evaldata")
 

@@ -287,10 +287,10 @@ class Controller:
                     round(sum(answered) / len(answered), 2) if answered else None,
                 ]
             )
-        weak = weak_topics(self.store.topic_scores(owner), self.engine.bank)
+        weak = weak_topics(sessions, self.engine.bank)
         text = (
             "Topics that stay weak across sessions: "
-            + ", ".join(f"{t} ({m}/5 over {n} answers)" for t, m, n in weak)
+            + ", ".join(f"{t} ({m}/5 over {n} questions)" for t, m, n in weak)
             if weak
             else "No topic is consistently weak yet."
         )

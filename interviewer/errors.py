@@ -17,6 +17,11 @@ class LLMError(InterviewerError):
     """The LLM endpoint failed or answered with something unusable."""
 
 
+class StaleSessionError(InterviewerError):
+    """A save from a session that was changed elsewhere since it was loaded (another answer to
+    the same turn, from another request or another app instance)."""
+
+
 class DependencyError(InterviewerError):
     """An optional heavy dependency is not installed."""
 

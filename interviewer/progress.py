@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .bank import Bank
-from .report import topic_scores
+from .report import question_scores, topic_scores
 from .rubrics import KeyPoint
 from .session import Session, question_result
 
@@ -49,14 +49,16 @@ def topic_progress(sessions: Sequence[Session], bank: Bank) -> list[dict[str, ob
 
 
 def weak_topics(
-    scores: list[tuple[str, float]], bank: Bank, below: float = 3.0, min_answers: int = 2
+    sessions: Sequence[Session], bank: Bank, below: float = 3.0, min_answers: int = 2
 ) -> list[tuple[str, float, int]]:
-    """Topics whose mean score across all sessions stays below `below`."""
+    """Topics whose mean question result across all sessions stays below `below`."""
     by_topic: dict[str, list[float]] = defaultdict(list)
-    for qid, score in scores:
-        q = bank.get(qid)
-        for topic in q.topics if q else ():
-            by_topic[topic].append(score)
+    for s in sessions:
+        for qid, score in question_scores(s).items():
+            q = bank.get(qid)
+            if q is not None and score is not None:
+                for topic in q.topics:
+                    by_topic[topic].append(score)
     out = [
         (t, round(statistics.fmean(v), 2), len(v))
         for t, v in by_topic.items()

@@ -89,9 +89,8 @@ def build_controller(settings: Settings) -> Controller:
         )
     except InterviewerError:
         pass
-    return Controller(
-        settings, engine, Store(settings.data_dir / "sessions.sqlite3"), transcriber, llm_status
-    )
+    store = Store.for_settings(settings).open()  # a wrong DATABASE_URL stops the start
+    return Controller(settings, engine, store, transcriber, llm_status)
 
 
 def new_key() -> str:

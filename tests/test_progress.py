@@ -89,3 +89,7 @@ def test_each_topic_is_scored_session_by_session(timed):
     assert [r["session"] for r in memory] == [1, 2]
     assert memory[0]["score"] == 0 and memory[1]["score"] >= 3
     assert {r["topic"] for r in rows} == {"memory"}  # only the topics chosen
+    # Weak across sessions, counted per question as the reports count them.
+    assert f"memory ({(memory[0]['score'] + memory[1]['score']) / 2}/5 over 2 questions)" in (
+        ctl.history(owner).weak
+    )

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     database_url: str = ""  # sessions: a SQLAlchemy URL; empty: DATA_DIR/sessions.sqlite3
     corpus_dir: Path = Field(default_factory=lambda: resource_dir("corpus"))
     evaldata_dir: Path = Field(default_factory=lambda: REPO_DIR.parent / "shared" / "evaldata")
+    # The in-domain eval set is the project's own: shipped in the wheel, evals/data in a checkout.
+    indomain_file: Path = Field(
+        default_factory=lambda: resource_dir("evals/data") / "indomain.jsonl"
+    )
 
     # Retrieval
     chunk_size: int = 700

@@ -9,7 +9,7 @@ from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputError
 from .grade import Grade, ReferenceSet
-from .index import Index
+from .index import Index, open_index
 from .llm import ChatModel, make_chat
 from .llm_grader import LLMGrader
 from .references import gather
@@ -61,7 +61,7 @@ def grade(
             f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
         )
     if index is None and settings.index_dir.exists():
-        index = Index(settings.index_dir, default_embedder())
+        index = open_index(settings)
     chosen = (
         grader
         if not isinstance(grader, str | None)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .bank import Bank
+from .config import Settings
 from .embeddings import Embedder
 from .errors import IndexMissingError, InputError
 from .records import Hit, Passage, Question
@@ -218,3 +219,10 @@ def write_current(root: Path, gen_name: str) -> None:
     tmp = root / "CURRENT.tmp"
     tmp.write_text(gen_name)
     os.replace(tmp, root / "CURRENT")
+
+
+def open_index(settings: Settings, embedder: Embedder | None = None) -> Index:
+    """The index under settings.data_dir; the default embedder unless one is shared."""
+    from .embeddings import default_embedder
+
+    return Index(settings.index_dir, embedder or default_embedder())

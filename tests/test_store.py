@@ -323,22 +323,21 @@ def test_migrating_sqlite_sessions_copies_them_once(opened, tmp_path):
     assert opened().load("s2").turns[0].prompt.question_id == "nccl"  # type: ignore[union-attr]
 
 
-def test_the_migrate_command_copies_the_data_dirs_sessions(where, opened, tmp_path, capsys):
-    import argparse
+def test_the_migrate_command_copies_the_data_dirs_sessions(
+    where, opened, tmp_path, capsys, monkeypatch
+):
+    from interviewer.cli import main
 
-    from interviewer.sessions_cli import register
-
-    parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
-    settings = Settings(data_dir=tmp_path / "data", database_url=str(where))
-    args = parser.parse_args(["sessions", "migrate"])
-    with pytest.raises(InputError, match="no sessions to migrate"):
-        args.func(args, settings)
+    monkeypatch.setenv("INTERVIEWER_DATABASE_URL", str(where))
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert main([*data, "sessions", "migrate"]) == 2
+    assert "no sessions to migrate" in capsys.readouterr().err
     _old_file(tmp_path / "data" / "sessions.sqlite3", [session("s1", "alice", 100.0)])
+    argv = [*data, "sessions", "migrate"]
     if isinstance(where, Path):  # a SQLite target: named as a URL
-        args = parser.parse_args(["sessions", "migrate", "--to", f"sqlite:///{where}"])
+        argv += ["--to", f"sqlite:///{where}"]
     for _ in range(2):
-        assert args.func(args, settings) == 0
+        assert main(argv) == 0
     out = capsys.readouterr().out.splitlines()
     assert "1 sessions copied" in out[0] and "1 already there" in out[1]
     assert [r["id"] for r in opened().sessions("alice")] == ["s1"]

@@ -22,6 +22,10 @@ class StaleSessionError(InterviewerError):
     the same turn, from another request or another app instance)."""
 
 
+class StorageError(InterviewerError):
+    """The sessions database cannot be reached or written right now."""
+
+
 class DependencyError(InterviewerError):
     """An optional heavy dependency is not installed."""
 

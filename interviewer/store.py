@@ -4,17 +4,19 @@ instances behind a load balancer then share. The schema is created on first use.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 
 from .delivery import Spoken
-from .errors import InputError, StaleSessionError, require
+from .errors import InputError, StaleSessionError, StorageError, require
 from .grade import Grade
 from .session import Plan, Prompt, Session, Turn
 
@@ -114,6 +116,26 @@ def _connect(url: sa.URL) -> sa.Engine:
         raise InputError(f"cannot use {url.render_as_string(hide_password=True)}: {e}") from None
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reachable(method: Callable[P, R]) -> Callable[P, R]:
+    """A database that goes away while the app runs is a short message, not a traceback."""
+
+    @functools.wraps(method)
+    def wrapped(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except (sa.exc.OperationalError, sa.exc.InterfaceError) as e:
+            raise StorageError(
+                f"the sessions database cannot be reached ({str(e.orig).strip()[:200]}); "
+                "nothing was stored: try again in a moment"
+            ) from e
+
+    return wrapped
+
+
 class Store:
     """Sessions in one database; safe to share between Gradio's worker threads, and, with a
     server database, between app instances: a turn is stored once, and a save from a session
@@ -159,6 +181,7 @@ class Store:
                 self._db = db
         return self._db
 
+    @_reachable
     def save(self, s: Session) -> None:
         """Upsert the session and every turn not yet stored (turns are append-only)."""
         state = {
@@ -211,6 +234,7 @@ class Store:
         except sa.exc.IntegrityError as e:  # another instance stored the same turn first
             raise stale from e
 
+    @_reachable
     def load(self, session_id: str) -> Session | None:
         with self._lock, self._engine().connect() as c:
             row = c.execute(
@@ -245,12 +269,14 @@ class Store:
             state.get("end_reason", ""),
         )
 
+    @_reachable
     def ids(self) -> list[str]:
         """Every session's id, oldest first."""
         with self._lock, self._engine().connect() as c:
             query = sa.select(SESSIONS.c.id).order_by(SESSIONS.c.created_at, SESSIONS.c.id)
             return list(c.execute(query).scalars())
 
+    @_reachable
     def sessions(self, owner: str, limit: int = 50) -> list[dict[str, Any]]:
         """The sessions of one browser (owner), newest first."""
         with self._lock, self._engine().connect() as c:
@@ -294,6 +320,7 @@ class Store:
             ).scalars()
             return [json.loads(d) for d in rows]
 
+    @_reachable
     def asked_before(self, owner: str) -> tuple[str, ...]:
         """Every question id this browser was asked in its sessions."""
         ids = (d["prompt"]["question_id"] for d in self._owner_turns(owner))

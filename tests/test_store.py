@@ -341,3 +341,22 @@ def test_the_migrate_command_copies_the_data_dirs_sessions(
     out = capsys.readouterr().out.splitlines()
     assert "1 sessions copied" in out[0] and "1 already there" in out[1]
     assert [r["id"] for r in opened().sessions("alice")] == ["s1"]
+
+
+def test_a_database_gone_while_the_app_runs_is_a_short_error(postgres):
+    import psycopg
+
+    from interviewer.errors import StorageError
+
+    url = _new_pg_database(postgres)
+    store = Store(url).open()
+    store.save(session("s1", "alice", 100.0))
+    name = url.split("@/")[1].split("?")[0]
+    dsn = f"host={postgres['host']} port={postgres['port']} user=interviewer dbname=postgres"
+    with psycopg.connect(dsn, autocommit=True) as c:  # the database goes away under the app
+        c.execute(f"ALTER DATABASE {name} ALLOW_CONNECTIONS false")
+        c.execute(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname='{name}'")
+    for call in (lambda: store.load("s1"), lambda: store.save(session("s2", "bob", 200.0))):
+        with pytest.raises(StorageError, match=r"cannot be reached.*nothing was stored"):
+            call()
+    store.close()

@@ -45,6 +45,7 @@ test:
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+	$(BIN)/python -m benchmarks.load
 
 evals: $(STAMP)
 	$(BIN)/interviewer eval mohler --split report --out out/evals/mohler

@@ -272,6 +272,7 @@ def build_ui(ctl: Controller) -> Any:
             guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
             [owner, pick_topics, pick_diff, pick_mode, pick_len],
             outs,
+            api_name="start",
         ).then(  # a new interview: the last one's chart and files go
             lambda o: (*past(o), None, None), [owner], [*past_outs, chart, files]
         )
@@ -301,9 +302,10 @@ def build_ui(ctl: Controller) -> Any:
             return (*report, *past(o))
 
         report_outs = [report_md, chart, files, *past_outs]
-        send.click(stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
-            after_turn, [owner, sid], report_outs
-        )
+        # Named for HTTP clients (benchmarks/load.py): the page's own calls are the same.
+        send.click(
+            stream_answer, [owner, sid, answer, seen], [*outs, notice], api_name="answer"
+        ).then(after_turn, [owner, sid], report_outs, api_name="after_answer")
         answer.submit(stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
             after_turn, [owner, sid], report_outs
         )
@@ -350,6 +352,7 @@ def build_ui(ctl: Controller) -> Any:
             on_load,
             [remembered, key],
             [*outs, *past_outs, key, owner, pick_topics, pick_diff, pick_mode, pick_len],
+            api_name="load",
         )
     return demo
 

@@ -23,7 +23,7 @@ from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
 from interviewer.grader import make_grader
-from interviewer.index import Index
+from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.references import gather
 
@@ -120,7 +120,7 @@ def main() -> None:
             f"CLI {t_cli:.2f} s vs start {t_bare:.2f} s",
         )
 
-        index = Index(settings.index_dir, embedder)
+        index = open_index(settings, embedder)
         index.warm()
         for q in QUERIES:  # warm-up
             index.search_questions(q, k=5)

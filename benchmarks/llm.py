@@ -27,7 +27,7 @@ from interviewer.embeddings import default_embedder
 from interviewer.errors import LLMError
 from interviewer.evaldata import load
 from interviewer.grade import Provenance, ReferenceSet
-from interviewer.index import Index, current_generation
+from interviewer.index import has_index, open_index
 from interviewer.llm import OpenAICompatible
 from interviewer.llm_grader import LLMGrader
 from interviewer.references import gather
@@ -73,9 +73,9 @@ def served_model(settings: Settings) -> str:
 def sample(settings: Settings, n: int) -> list[tuple[str, str, ReferenceSet]]:
     """In-domain answers that reach the model (rule-settled ones make no request), with the
     references the app would give them (bank variants and passages from the index)."""
-    if current_generation(settings.index_dir) is None:
+    if not has_index(settings):
         raise SystemExit(f"no index in {settings.index_dir}: run `interviewer ingest` first")
-    index = Index(settings.index_dir, default_embedder())
+    index = open_index(settings, default_embedder())
     prov = Provenance("llm", "", "")
     items = []
     for i in load("indomain", settings):

@@ -16,7 +16,7 @@ from collections import Counter
 
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
-from interviewer.index import Index
+from interviewer.index import open_index
 from interviewer.offline import OfflineGrader
 from interviewer.references import gather, load_rubrics, rubric_of
 
@@ -24,7 +24,7 @@ from interviewer.references import gather, load_rubrics, rubric_of
 def main() -> None:
     settings = Settings()
     embedder = default_embedder()
-    index = Index(settings.index_dir, embedder)
+    index = open_index(settings, embedder)
     grader = OfflineGrader(embedder, index=index)
     rubrics = load_rubrics(settings.data_dir)
     items, kinds = [], []

@@ -20,7 +20,7 @@ from interviewer.config import Settings
 from interviewer.evaldata import load
 from interviewer.evals import grade_items
 from interviewer.grader import make_grader
-from interviewer.index import Index
+from interviewer.index import Index, open_index
 from interviewer.metrics import qwk
 
 FLOOR = Path(__file__).resolve().parent / "floor.json"
@@ -49,7 +49,7 @@ def main() -> None:
 
     settings = Settings()
     ingest(settings, default_embedder())
-    got = figures(settings, Index(settings.index_dir, default_embedder()))
+    got = figures(settings, open_index(settings, default_embedder()))
     print(json.dumps(got, indent=1))
     if "--record" in sys.argv:
         FLOOR.write_text(json.dumps(got, indent=1) + "\n", "utf-8")

@@ -24,7 +24,7 @@ from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
 from interviewer.features import FEATURES, analyse_many
-from interviewer.index import Index
+from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import qwk
 from interviewer.offline import MODEL_FILE, Head, Model, OfflineGrader
@@ -141,7 +141,7 @@ def main() -> None:
     settings = Settings()
     embedder = default_embedder()
     ingest(settings, embedder)
-    index = Index(settings.index_dir, embedder)
+    index = open_index(settings, embedder)
     n = len(FEATURES)
     rules = OfflineGrader(
         embedder,

@@ -23,7 +23,7 @@ from interviewer.claims import Thresholds
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
-from interviewer.index import Index
+from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import f1_scores, qwk
 from interviewer.offline import MODEL_FILE, OfflineGrader
@@ -44,7 +44,7 @@ def main() -> None:
     settings = Settings()
     embedder = default_embedder()
     ingest(settings, embedder)
-    index = Index(settings.index_dir, embedder)
+    index = open_index(settings, embedder)
     grader = OfflineGrader(embedder, index=index)
     base = grader.model
     rng = random.Random(1234)

@@ -32,7 +32,9 @@ class Settings(BaseSettings):
     corpus_dir: Path = Field(default_factory=lambda: resource_dir("corpus"))
     evaldata_dir: Path = Field(default_factory=lambda: REPO_DIR.parent / "shared" / "evaldata")
 
-    # Retrieval
+    # Retrieval. With a Chroma server URL (http://HOST:PORT) the index lives there, shared by
+    # every instance, instead of in DATA_DIR/index.
+    chroma_url: str = ""
     chunk_size: int = 700
     chunk_overlap: int = 100
     bank_match_threshold: float = 0.80

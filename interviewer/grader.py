@@ -9,7 +9,7 @@ from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputError
 from .grade import Grade, ReferenceSet
-from .index import Index
+from .index import Index, open_index
 from .llm import ChatModel, make_chat
 from .llm_grader import LLMGrader
 from .references import gather
@@ -60,8 +60,8 @@ def grade(
         raise InputError(
             f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
         )
-    if index is None and settings.index_dir.exists():
-        index = Index(settings.index_dir, default_embedder())
+    if index is None and (settings.chroma_url or settings.index_dir.exists()):
+        index = open_index(settings, default_embedder())
     chosen = (
         grader
         if not isinstance(grader, str | None)

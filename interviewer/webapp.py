@@ -51,12 +51,12 @@ def build_controller(settings: Settings) -> Controller:
     """Wire the real components: index, grader, engine, store, speech."""
     from .embeddings import default_embedder
     from .grader import make_grader
-    from .index import Index
+    from .index import open_index
     from .ingest import ingest
     from .llm import ping
 
     embedder = default_embedder()
-    index = Index(settings.index_dir, embedder)
+    index = open_index(settings, embedder)
     if index.generation() is None:
         ingest(settings, embedder)
     index.warm()

@@ -15,11 +15,13 @@ $(STAMP):
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-# Debian packages the tests drive for real: Chromium (browser tests), espeak-ng (speech tests).
+# Debian packages the tests drive for real: Chromium (browser tests), espeak-ng (speech tests),
+# PostgreSQL (the session store's tests start a throwaway server of their own).
 system-deps:
-	@if ! command -v chromium >/dev/null || ! command -v espeak-ng >/dev/null; then \
+	@if ! command -v chromium >/dev/null || ! command -v espeak-ng >/dev/null \
+	    || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	    chromium espeak-ng >/dev/null; fi
+	    chromium espeak-ng postgresql >/dev/null; fi
 
 app: $(STAMP)
 	$(BIN)/interviewer ingest --quiet || echo "some documents were skipped: see the warnings above"

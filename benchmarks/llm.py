@@ -23,7 +23,6 @@ from pathlib import Path
 from benchmarks import report
 from interviewer.config import Settings
 from interviewer.detectors import settled_by_rules
-from interviewer.embeddings import default_embedder
 from interviewer.errors import LLMError
 from interviewer.evaldata import load
 from interviewer.grade import Provenance, ReferenceSet
@@ -75,7 +74,7 @@ def sample(settings: Settings, n: int) -> list[tuple[str, str, ReferenceSet]]:
     references the app would give them (bank variants and passages from the index)."""
     if not has_index(settings):
         raise SystemExit(f"no index in {settings.index_dir}: run `interviewer ingest` first")
-    index = open_index(settings, default_embedder())
+    index = open_index(settings)
     prov = Provenance("llm", "", "")
     items = []
     for i in load("indomain", settings):

@@ -147,6 +147,10 @@ class Folder:
                 shutil.rmtree(older, ignore_errors=True)  # keep the live and the previous one
 
 
+_SHARED: dict[tuple[str, int, bool], Any] = {}  # one chromadb client per server
+_SHARED_LOCK = threading.Lock()
+
+
 class Server:
     """The index on a Chroma server, shared by every instance that names the same URL."""
 
@@ -157,32 +161,32 @@ class Server:
         self.url = url.rstrip("/")
         self.host, self.ssl = parts.hostname, parts.scheme == "https"
         self.port = parts.port or (443 if self.ssl else 8000)
-        self._lock = threading.Lock()
-        self._client: Any = None
-        self._meta: Any = None
 
     def __str__(self) -> str:
         return f"the Chroma server {self.url}"
 
     def connect(self) -> Any:
-        with self._lock:
-            if self._client is None:
+        """The process's one client for this server: every Server object naming it shares one
+        HTTP connection pool, kept for the life of the process."""
+        key = (self.host, self.port, self.ssl)
+        with _SHARED_LOCK:
+            if key not in _SHARED:
                 import chromadb
 
                 try:
                     client = chromadb.HttpClient(
                         host=self.host, port=self.port, ssl=self.ssl, settings=chroma_settings()
                     )
-                    self._meta = client.get_or_create_collection(META, embedding_function=None)
+                    client.get_or_create_collection(META, embedding_function=None)
                 except Exception as e:  # chromadb raises ValueError, httpx errors, ...
                     raise ChromaServerError(f"cannot reach {self}: {e}") from e
-                self._client = client
-            return self._client
+                _SHARED[key] = client
+            return _SHARED[key]
 
     def meta(self) -> Any:
-        """The collection of pointer and file records (vectors of one 0, never queried)."""
-        self.connect()
-        return self._meta
+        """The collection of pointer and file records (vectors of one 0, never queried); looked
+        up on each use, so a server that was reset is met with a fresh one, not a stale id."""
+        return self.connect().get_or_create_collection(META, embedding_function=None)
 
     def _put(self, ids: list[str], docs: list[str], metas: list[dict[str, Any]]) -> None:
         self.meta().upsert(ids=ids, documents=docs, metadatas=metas, embeddings=[[0.0]] * len(ids))

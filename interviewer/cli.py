@@ -26,6 +26,7 @@ def _progress_factory(quiet: bool) -> Any:
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from .embeddings import default_embedder
+    from .index import place_for
     from .ingest import ingest
 
     report = ingest(
@@ -50,27 +51,28 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print("index is up to date")
     print(
         f"{report.questions} questions, {report.passages} passages "
-        f"in {settings.index_dir} ({report.seconds:.2f} s)"
+        f"in {place_for(settings)} ({report.seconds:.2f} s)"
     )
     return 1 if report.problems else 0  # skipped documents: the rest is indexed
 
 
-def _index(settings: Settings) -> Any:
-    from .embeddings import default_embedder
-    from .index import Index
+def _index_or_none(settings: Settings) -> Any:
+    from .index import has_index, open_index
 
-    return Index(settings.index_dir, default_embedder())
+    if not has_index(settings):
+        print(
+            "note: no index yet; grading against the inputs' reference answers only "
+            "(run `interviewer ingest` to use the guides)",
+            file=sys.stderr,
+        )
+        return None
+    return open_index(settings)
 
 
 def _bank(settings: Settings) -> Any:
-    from .bank import Bank
-    from .errors import IndexMissingError
-    from .index import current_generation
+    from .index import load_bank
 
-    gen = current_generation(settings.index_dir)
-    if gen is None:
-        raise IndexMissingError(f"no index at {settings.index_dir}: run `interviewer ingest` first")
-    return Bank.load(gen / "bank.json")
+    return load_bank(settings)
 
 
 def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
@@ -99,7 +101,9 @@ def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
-    index = _index(settings)
+    from .index import open_index
+
+    index = open_index(settings)
     filters = {
         "difficulty": args.difficulty,
         "kind": args.kind,
@@ -125,6 +129,140 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    from .batch import errors_path, grade_file, review_path
+    from .grader import make_grader
+
+    settings = settings.model_copy(
+        update={"grader": args.grader} | ({"llm_engine": args.engine} if args.engine else {})
+    )
+    index = _index_or_none(settings)
+    grader = make_grader(args.grader, settings, index=index)
+    with tqdm(
+        desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
+    ) as bar:
+        summary = grade_file(
+            Path(args.input),
+            Path(args.output),
+            grader,
+            settings,
+            index,
+            concurrency=args.concurrency,
+            resume=args.resume,
+            progress=bar.update,
+            review_below=args.review_below,
+        )
+    print(
+        json.dumps(
+            {
+                "graded": summary.graded,
+                "resumed_past": summary.skipped,
+                "mean_score": summary.mean,
+                "grader": summary.grader,
+                "errors": summary.errors,
+                "output": args.output,
+                "errors_file": str(errors_path(Path(args.output))),
+                **(
+                    {"review_file": str(review_path(Path(args.output)))}
+                    if args.review_below is not None
+                    else {}
+                ),
+            }
+        )
+    )
+    return 0 if summary.errors == 0 else 1
+
+
+def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
+    from .authoring import build_llm
+    from .llm import make_chat
+    from .rubrics import authored_dir, lint, parse_file
+
+    if args.action == "check":
+        folders = [authored_dir(), settings.data_dir / "rubrics"]
+        bad = 0
+        for path in sorted(p for f in folders if f.is_dir() for p in f.glob("*.yaml")):
+            rubrics = parse_file(path)
+            problems = [f"{r.question_id}: {p}" for r in rubrics for p in lint(r)]
+            bad += len(problems)
+            print(f"{path}: {len(rubrics)} rubrics, {len(problems)} problems")
+            for line in problems:
+                print(f"  {line}")
+        return 1 if bad else 0
+    if not args.llm:
+        print("error: `rubrics build` needs --llm (automatic rubrics are written by ingest)")
+        return 2
+    bank = _bank(settings)
+
+    def material(q: Any) -> str:
+        if q.reference_answers:
+            return "\n\n".join(q.reference_answers)
+        index = _index_or_none(settings)
+        hits = index.search_passages(q.text, k=3) if index else []
+        return "\n\n".join(h.text for h in hits if h.score >= settings.relevance_threshold)
+
+    counts = build_llm(bank, settings.data_dir, make_chat(settings), material, force=args.force)
+    print(json.dumps(counts | {"file": str(settings.data_dir / "rubrics" / "llm.yaml")}))
+    return 1 if counts["failed"] else 0
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from .evals import headline, run
+
+    out = Path(args.out or f"out/evals/{args.dataset}-{args.split}-{args.grader}")
+    m = run(
+        settings,
+        args.dataset,
+        args.split,
+        args.grader,
+        out,
+        lambda: _index_or_none(settings),
+        repeats=args.repeats,
+        command="interviewer " + " ".join(sys.argv[1:]) if sys.argv else "",
+        quiet=args.quiet,
+    )
+    print(f"{args.dataset}/{args.split} {args.grader}: {headline(m)}; report: {out / 'report.md'}")
+    return 0
+
+
+def cmd_app(args: argparse.Namespace, settings: Settings) -> int:
+    from .webapp import main as run_app
+
+    run_app(settings, args.host, args.port)
+    return 0
+
+
+def cmd_sessions_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from contextlib import closing
+
+    from .errors import InputError
+    from .store import Store, database_url, migrate
+
+    source = args.source or str(settings.data_dir / "sessions.sqlite3")
+    target = args.to or settings.database_url
+    if not target:
+        raise InputError("where to? give --to URL or set INTERVIEWER_DATABASE_URL")
+    src, dst = database_url(source), database_url(target)
+    if src.get_backend_name() == "sqlite" and not Path(src.database or "").is_file():
+        raise InputError(f"no sessions to migrate: {src.database} does not exist")
+    if src == dst:
+        raise InputError("the source and the target are the same database")
+    with closing(Store(source)) as old, closing(Store(target)) as new:
+        done = migrate(old, new)
+    print(
+        f"{new!r}: {done.copied} sessions copied, {done.extended} with new turns appended, "
+        f"{done.present} already there"
+    )
+    if done.conflicts:
+        print(
+            f"kept as they are there ({len(done.conflicts)}, answered differently since the "
+            f"last migration): {', '.join(done.conflicts)}"
+        )
+    return 1 if done.conflicts else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="interviewer", description=__doc__)
     parser.add_argument("--data-dir", type=Path, help="where the index and sessions live")
@@ -148,15 +286,69 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--topic")
     p.add_argument("--source")
     p.set_defaults(func=cmd_search)
-    _extra_commands(sub)
+
+    p = sub.add_parser("app", help="start the mock interview in the browser")
+    p.add_argument("--host", help="default 127.0.0.1 (INTERVIEWER_HOST)")
+    p.add_argument("--port", type=int, help="default 7860 (INTERVIEWER_PORT)")
+    p.set_defaults(func=cmd_app)
+
+    p = sub.add_parser("grade", help="grade a CSV/JSONL file of written answers")
+    p.add_argument("input")
+    p.add_argument("-o", "--output", required=True, help="graded .jsonl or .csv")
+    p.add_argument("--grader", choices=["offline", "llm"], default="offline")
+    p.add_argument("--concurrency", type=int, default=8, help="parallel LLM requests")
+    p.add_argument(
+        "--engine",
+        choices=["server", "inprocess"],
+        help="LLM grader: an OpenAI-compatible server (default), or vllm.LLM in this process "
+        "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE)",
+    )
+    p.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    p.add_argument(
+        "--review-below",
+        type=float,
+        metavar="X",
+        help="also write grades with confidence below X (0-1) to OUTPUT.review.jsonl",
+    )
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_grade)
+
+    p = sub.add_parser("rubrics", help="check rubrics, or write LLM rubrics for your documents")
+    p.add_argument("action", choices=["check", "build"])
+    p.add_argument("--llm", action="store_true", help="build: write rubrics with the LLM")
+    p.add_argument("--force", action="store_true", help="build: ignore the cache")
+    p.set_defaults(func=cmd_rubrics)
+
+    p = sub.add_parser("eval", help="measure a grader against human grades")
+    p.add_argument("dataset", help="mohler | scientsbank | saf | indomain | PATH.jsonl")
+    p.add_argument("--grader", choices=["offline", "llm"], default="offline")
+    p.add_argument("--split", choices=["dev", "report", "all"], default="report")
+    p.add_argument("--out", help="report folder (default out/evals/DATASET-SPLIT-GRADER)")
+    p.add_argument("--repeats", type=int, default=1, help="grade K times; report score spread")
+    p.add_argument("-q", "--quiet", action="store_true")
+    p.set_defaults(func=cmd_eval)
+
+    p = sub.add_parser("sessions", help="manage the stored interview sessions")
+    actions = p.add_subparsers(dest="action", required=True)
+    m = actions.add_parser(
+        "migrate",
+        help="copy the sessions of the SQLite file into a shared database (run it again any "
+        "time: sessions already there are not copied twice)",
+    )
+    m.add_argument(
+        "--to",
+        metavar="URL",
+        help="a SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db "
+        "(default: INTERVIEWER_DATABASE_URL)",
+    )
+    m.add_argument(
+        "--from",
+        dest="source",
+        metavar="PATH|URL",
+        help="a SQLite file or database URL (default: DATA_DIR/sessions.sqlite3)",
+    )
+    m.set_defaults(func=cmd_sessions_migrate)
     return parser
-
-
-def _extra_commands(sub: Any) -> None:
-    """Commands defined by other modules' edges (grading, evals, the app)."""
-    from . import cli_more
-
-    cli_more.register(sub)
 
 
 def main(argv: list[str] | None = None) -> int:

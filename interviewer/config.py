@@ -29,8 +29,13 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="INTERVIEWER_", frozen=True, extra="ignore")
 
     data_dir: Path = Field(default_factory=_default_data_dir)
+    database_url: str = ""  # sessions: a SQLAlchemy URL; empty: DATA_DIR/sessions.sqlite3
     corpus_dir: Path = Field(default_factory=lambda: resource_dir("corpus"))
     evaldata_dir: Path = Field(default_factory=lambda: REPO_DIR.parent / "shared" / "evaldata")
+    # The in-domain eval set is the project's own: shipped in the wheel, evals/data in a checkout.
+    indomain_file: Path = Field(
+        default_factory=lambda: resource_dir("evals/data") / "indomain.jsonl"
+    )
 
     # Retrieval. With a Chroma server URL (http://HOST:PORT) the index lives there, shared by
     # every instance, instead of in DATA_DIR/index.

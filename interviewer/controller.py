@@ -1,11 +1,11 @@
-"""The interview page's logic without Gradio: what each session shows (View), the grade card,
-and the Controller the page's handlers call. Tests drive it directly."""
+"""The interview page's logic without Gradio: what each session shows (View), what the page
+shows about earlier sessions (Past), and the Controller the page's handlers call. Tests drive
+it directly."""
 
 from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -13,21 +13,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .card import closed_after, grade_card
 from .config import Settings
-from .delivery import Spoken, assess, unsure_transcript
+from .delivery import Spoken, unsure_transcript
 from .errors import InterviewerError
 from .interview import Engine
-from .report import (
-    printable_html,
-    question_scores,
-    to_json,
-    to_markdown,
-    topic_scores,
-    weak_topics,
-)
+from .progress import due, review_schedule, review_summary, topic_progress, weak_topics
+from .report import printable_html, question_scores, to_json, to_markdown, topic_scores
+from .rubrics import KeyPoint
 from .session import Plan, Session, question_result
 from .speech import Transcriber, Transcript
 from .store import Store
+
+
+@dataclass(frozen=True)
+class Past:
+    """What the page shows about a browser's earlier sessions."""
+
+    sessions: list[list[Any]]  # id, started, status, questions, mean score
+    weak: str  # topics that stay weak
+    progress: list[dict[str, Any]]  # started, topic, score: one row per session and topic
+    review: str  # what is due for review
 
 
 @dataclass(frozen=True)
@@ -42,112 +48,6 @@ class View:
     turns: int = -1  # how many turns the page shows
     active: bool = True  # the interview takes answers
     report: str = ""  # the report, once the interview has ended
-
-
-FLAG_WORDS = {
-    "empty": "No answer was given",
-    "non_answer": "Marked as no attempt at an answer",
-    "off_topic": "This answers a different question",
-    "injection": "Instructions to the grader were found in the answer and ignored",
-    "language": "The answer is not in English",
-    "no_reference": "No reference material for this question: the score is a rough guess",
-    "too_long": "The answer is very long",
-}
-
-
-def passage(text: str, limit: int = 700) -> str:
-    """A reference passage as a reader wants it: the guides' difficulty tags off the ends of
-    question lines, cut at a sentence end."""
-    text = re.sub(r"(?m)[ \t]+(?:easy|medium|hard)[ \t]*$", "", text).strip()
-    if len(text) <= limit:
-        return text.replace("\n", "\n> ")
-    cut = text[:limit]
-    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind(".\n"))
-    return (cut[: end + 1] if end > limit // 2 else cut.rsplit(" ", 1)[0] + " …").replace(
-        "\n", "\n> "
-    )
-
-
-def closed_after(session: Session, n: int) -> bool:
-    """Whether turn n's question is over (no follow-up of it is pending)."""
-    qid = session.turns[n].prompt.question_id
-    if any(t.prompt.question_id != qid for t in session.turns[n + 1 :]):
-        return True
-    later = any(t.prompt.question_id == qid for t in session.turns[n + 1 :])
-    return not later and (session.current is None or session.current.question_id != qid)
-
-
-def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
-    """The last turn's card. While a follow-up of the question is pending it shows the score
-    so far only: what was missed would give the follow-up away. Once the question is closed:
-    the question's result over all its turns, the wrong claims with their corrections, what was
-    missed with its source, and the model answer."""
-    turn = session.turns[-1]
-    g = turn.grade
-    if g is None:
-        return "_Skipped._", ""
-    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in g.references)
-    refs = refs or "_No reference passages._"
-    qid = turn.prompt.question_id
-    q = engine.bank.get(qid)
-    rubric = engine.rubric(q) if q else None
-    # Delivery is apart from the score: how it was said, not what.
-    said = assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
-    delivery = (
-        ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
-    )
-    if not closed_after(session, len(session.turns) - 1):
-        return (
-            "\n".join(
-                [
-                    f"### Score so far {g.score}/5",
-                    "",
-                    "A follow-up question is next. What you missed, and a model answer, are "
-                    "shown when this question is closed.",
-                    "",
-                    *delivery,
-                ]
-            ),
-            refs,
-        )
-    result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", result.feedback, "", *delivery]
-    if g.flags:
-        lines += [f"_{'; '.join(FLAG_WORDS.get(f, f) for f in g.flags)}._", ""]
-    if turn.late and session.plan.seconds_per_answer:
-        lines += [
-            f"_Answered late: over the {session.plan.seconds_per_answer}-second limit._",
-            "",
-        ]
-    wrong = [c for c in result.claims if c.verdict == "contradicted"]
-    covered = [c for c in result.claims if c.verdict == "covered"]
-    missed = [c for c in result.claims if c.verdict == "missed"]
-    if wrong:
-        lines += (
-            ["**Wrong claims**"]
-            + [
-                f'- "{c.evidence}" — in fact: {c.point}' + (f" _({c.source})_" if c.source else "")
-                for c in wrong
-            ]
-            + [""]
-        )
-    if covered:
-        lines += ["**Covered**"] + [f"- {c.point}" for c in covered] + [""]
-    if missed:
-        lines += (
-            ["**Missed**"]
-            + [f"- {c.point}" + (f" _({c.source})_" if c.source else "") for c in missed]
-            + [""]
-        )
-    if rubric and rubric.model_answer:
-        lines += ["**Model answer**", "", rubric.model_answer, ""]
-    p = g.provenance
-    lines += [
-        f"<details><summary>Grading details</summary>grader {p.grader} ({p.model}); "
-        f"key points: {p.rubric or 'n/a'}; claim checker: {p.claim_checker or 'n/a'}; "
-        f"decided by {p.decided_by}; confidence {g.confidence:.2f}</details>"
-    ]
-    return "\n".join(lines), refs
 
 
 class Controller:
@@ -212,8 +112,9 @@ class Controller:
         # The counter counts main questions; a follow-up belongs to the question it follows.
         current = session.current
         number = done + (1 if current is not None and current.kind == "question" else 0)
+        mode = ("review · " if session.plan.questions else "") + session.plan.mode
         status = (
-            f"Session {session.id} · {session.plan.mode} · question "
+            f"Session {session.id} · {mode} · question "
             f"{max(1, min(number, session.plan.length))}/{session.plan.length}"
             + (" · follow-up" if current is not None and current.kind == "follow_up" else "")
             if session.status == "active"
@@ -360,32 +261,54 @@ class Controller:
         rows = [{"topic": t, "score": s} for t, s in topic_scores(session, bank).items()]
         return md, rows, [str(p) for p in paths]
 
-    def history(self, owner: str) -> tuple[list[list[Any]], str]:
-        """Past sessions, scored as their reports score them: per question, follow-ups
-        included."""
+    def sessions(self, owner: str) -> list[Session]:
+        found = (self.store.load(s["id"]) for s in self.store.sessions(owner, limit=500))
+        return [s for s in found if s is not None]
+
+    def points_of(self, qid: str) -> tuple[KeyPoint, ...]:
+        q = self.engine.bank.get(qid)
+        rubric = self.engine.rubric(q) if q else None
+        return rubric.ordered() if rubric else ()
+
+    def history(self, owner: str) -> Past:
+        """Past sessions, scored as their reports score them (per question, follow-ups
+        included), each topic's progress over time, and what is due for review."""
+        sessions = self.sessions(owner)
         rows = []
-        for s in self.store.sessions(owner):
-            session = self.store.load(s["id"])
-            if session is None:
-                continue
+        for session in sessions[:50]:
             scores = question_scores(session)
             answered = [v for v in scores.values() if v is not None]
             rows.append(
                 [
-                    s["id"],
-                    time.strftime("%Y-%m-%d %H:%M", time.localtime(s["created_at"])),
+                    session.id,
+                    time.strftime("%Y-%m-%d %H:%M", time.localtime(session.created_at)),
                     session.status,
                     len(scores),
                     round(sum(answered) / len(answered), 2) if answered else None,
                 ]
             )
-        weak = weak_topics(self.store.topic_scores(owner), self.engine.bank)
+        weak = weak_topics(sessions, self.engine.bank)
         text = (
-            (
-                "Topics that stay weak across sessions: "
-                + ", ".join(f"{t} ({m}/5 over {n} answers)" for t, m, n in weak)
-            )
+            "Topics that stay weak across sessions: "
+            + ", ".join(f"{t} ({m}/5 over {n} questions)" for t, m, n in weak)
             if weak
-            else ("No topic is consistently weak yet.")
+            else "No topic is consistently weak yet."
         )
-        return rows, text
+        schedule = review_schedule(sessions, self.points_of)
+        review = review_summary(schedule, self.engine.clock())
+        return Past(rows, text, topic_progress(sessions, self.engine.bank), review)
+
+    def review(self, owner: str, mode: str, length: int) -> View:
+        """A new interview of the questions whose key points are due for review."""
+        if not owner:
+            raise InterviewerError("this browser has no key yet: reload the page")
+        points = due(review_schedule(self.sessions(owner), self.points_of), self.engine.clock())
+        questions = tuple(dict.fromkeys(p.question_id for p in points))[: int(length)]
+        if not questions:
+            raise InterviewerError("nothing is due for review yet")
+        first = self.engine.bank.get(questions[0])
+        level = first.difficulty if first else "easy"
+        plan = Plan((), level, len(questions), mode, questions)  # type: ignore[arg-type]
+        session = self.engine.start(plan, owner, self.store.asked_before(owner))
+        self.store.save(session)
+        return self.view(session)

@@ -17,6 +17,15 @@ class LLMError(InterviewerError):
     """The LLM endpoint failed or answered with something unusable."""
 
 
+class StaleSessionError(InterviewerError):
+    """A save from a session that was changed elsewhere since it was loaded (another answer to
+    the same turn, from another request or another app instance)."""
+
+
+class StorageError(InterviewerError):
+    """The sessions database cannot be reached or written right now."""
+
+
 class DependencyError(InterviewerError):
     """An optional heavy dependency is not installed."""
 

@@ -14,7 +14,6 @@ from .config import Settings
 from .errors import InputError
 
 NAMED = {"mohler": "mohler.jsonl", "scientsbank": "scientsbank.jsonl", "saf": "saf_english.jsonl"}
-INDOMAIN = Path(__file__).resolve().parent.parent / "evals" / "data" / "indomain.jsonl"
 
 
 @dataclass(frozen=True)
@@ -52,7 +51,7 @@ def load(name: str, settings: Settings) -> list[EvalItem]:
     if name in NAMED:
         path = settings.evaldata_dir / NAMED[name]
     elif name == "indomain":
-        path = INDOMAIN
+        path = settings.indomain_file
     else:
         path = Path(name)
     rows = _rows(path)

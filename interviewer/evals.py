@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from .errors import InputError
 from .evaldata import EvalItem, load, part
 from .grade import Grade
 from .grader import Grader, make_grader
+from .index import Index
 from .metrics import bootstrap_ci, f1_scores, fit_threshold, regression
 from .references import gather
 
@@ -228,76 +229,75 @@ def report_md(meta: dict[str, Any], m: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
-    from .cli_more import _index_or_none
-
-    items = load(args.dataset, settings)
-    chosen = part(items, args.split)
+def run(
+    settings: Settings,
+    dataset: str,
+    split: str,
+    grader_kind: str,
+    out: Path,
+    index_or_none: Callable[[], Index | None],
+    repeats: int = 1,
+    command: str = "",
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Grade one part of a dataset, write metrics, grades, plots and report.md to OUT."""
+    items = load(dataset, settings)
+    chosen = part(items, split)
     if not chosen:
-        raise InputError(f"{args.dataset} has no rows in its {args.split} part")
+        raise InputError(f"{dataset} has no rows in its {split} part")
     dev = part(items, "dev")
     # External datasets carry their own references; only the in-domain set uses the index.
-    index = _index_or_none(settings) if args.dataset == "indomain" else None
-    grader = make_grader(args.grader, settings, index=index)
+    index = index_or_none() if dataset == "indomain" else None
+    grader = make_grader(grader_kind, settings, index=index)
     started = time.perf_counter()
-    grades = grade_items(
-        chosen, grader, settings, index, f"{args.dataset}/{args.split}", args.quiet
-    )
+    grades = grade_items(chosen, grader, settings, index, f"{dataset}/{split}", quiet)
     seconds = time.perf_counter() - started
     dev_pair = None
-    if chosen and chosen[0].label_2way is not None and args.split != "dev":
-        dev_pair = (dev, grade_items(dev, grader, settings, index, "dev (thresholds)", args.quiet))
+    if chosen and chosen[0].label_2way is not None and split != "dev":
+        dev_pair = (dev, grade_items(dev, grader, settings, index, "dev (thresholds)", quiet))
     baseline = (
         float(np.mean([i.score for i in dev])) if dev else float(np.mean([i.score for i in chosen]))
     )
     m = evaluate(chosen, grades, dev_pair, baseline)
-    if args.repeats > 1:
+    if repeats > 1:
         runs = [grades] + [
-            grade_items(chosen, grader, settings, index, f"repeat {k}", args.quiet)
-            for k in range(2, args.repeats + 1)
+            grade_items(chosen, grader, settings, index, f"repeat {k}", quiet)
+            for k in range(2, repeats + 1)
         ]
         spread = np.array([[g.score for g in run] for run in runs])
         ranges = spread.max(axis=0) - spread.min(axis=0)
         m["stability"] = {
-            "repeats": args.repeats,
+            "repeats": repeats,
             "mean_range": float(ranges.mean()),
             "changed_fraction": float((ranges > 0).mean()),
         }
-    out = Path(args.out or f"out/evals/{args.dataset}-{args.split}-{args.grader}")
     out.mkdir(parents=True, exist_ok=True)
     meta = {
-        "dataset": args.dataset,
-        "split": args.split,
-        "grader": args.grader,
+        "dataset": dataset,
+        "split": split,
+        "grader": grader_kind,
         "n": len(chosen),
         "seconds": round(seconds, 1),
         "answers_per_s": round(len(chosen) / seconds, 1) if seconds else None,
         "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "command": "interviewer " + " ".join(sys.argv[1:]) if sys.argv else "",
+        "command": command,
     }
     (out / "metrics.json").write_text(json.dumps(meta | {"metrics": m}, indent=1, default=str))
     with (out / "grades.jsonl").open("w") as f:
         for i, g in zip(chosen, grades, strict=True):
             f.write(json.dumps({"id": i.id, "human": i.score, "grade": g.to_dict()}) + "\n")
     if chosen:
-        plots(out, chosen, grades, args.dataset)
+        plots(out, chosen, grades, dataset)
     (out / "report.md").write_text(report_md(meta, m))
+    return m
+
+
+def headline(m: dict[str, Any]) -> str:
+    """The figures a run prints: the grader's, and the constant-mean baseline's error."""
     r = m["grader"]
-    print(
-        f"{args.dataset}/{args.split} {args.grader}: n={r['n']} pearson={_fmt(r['pearson'])} "
+    return (
+        f"n={r['n']} pearson={_fmt(r['pearson'])} "
         f"rmse={_fmt(r['rmse'])} qwk={_fmt(r['qwk'])} (unrounded pearson "
         f"{_fmt(m['grader_unrounded']['pearson'])}); baseline rmse "
-        f"{_fmt(m['baseline_constant_mean']['rmse'])}; report: {out / 'report.md'}"
+        f"{_fmt(m['baseline_constant_mean']['rmse'])}"
     )
-    return 0
-
-
-def register(sub: Any) -> None:
-    p = sub.add_parser("eval", help="measure a grader against human grades")
-    p.add_argument("dataset", help="mohler | scientsbank | saf | indomain | PATH.jsonl")
-    p.add_argument("--grader", choices=["offline", "llm"], default="offline")
-    p.add_argument("--split", choices=["dev", "report", "all"], default="report")
-    p.add_argument("--out", help="report folder (default out/evals/DATASET-SPLIT-GRADER)")
-    p.add_argument("--repeats", type=int, default=1, help="grade K times; report score spread")
-    p.add_argument("-q", "--quiet", action="store_true")
-    p.set_defaults(func=cmd_eval)

@@ -61,7 +61,7 @@ def grade(
             f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
         )
     if index is None and (settings.chroma_url or settings.index_dir.exists()):
-        index = open_index(settings, default_embedder())
+        index = open_index(settings)
     chosen = (
         grader
         if not isinstance(grader, str | None)

@@ -85,8 +85,12 @@ def place_for(settings: Settings) -> Place:
     return Server(settings.chroma_url) if settings.chroma_url else Folder(settings.index_dir)
 
 
-def open_index(settings: Settings, embedder: Embedder) -> Index:
-    return Index(place_for(settings), embedder)
+def open_index(settings: Settings, embedder: Embedder | None = None) -> Index:
+    """The index in the Chroma server or folder the settings name; the default embedder unless
+    one is shared."""
+    from .embeddings import default_embedder
+
+    return Index(place_for(settings), embedder or default_embedder())
 
 
 def has_index(settings: Settings) -> bool:

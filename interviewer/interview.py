@@ -60,6 +60,8 @@ class Engine:
 
     # ------------------------------------------------------------ choosing questions
     def candidates(self, plan: Plan) -> list[Question]:
+        if plan.questions:
+            return [q for qid in plan.questions if (q := self.bank.get(qid)) is not None]
         pool = [
             q for q in self.bank.technical() if not plan.topics or set(q.topics) & set(plan.topics)
         ]
@@ -90,6 +92,8 @@ class Engine:
         pool = [q for q in self.candidates(session.plan) if q.id not in blocked]
         if not pool:
             return None
+        if session.plan.questions:
+            return pool[0]  # a review asks its questions in the order given
         # The wanted difficulty first (the first question is at the level chosen), then the
         # plan's topics in turn, then questions this candidate has not met in earlier sessions.
         topics = session.plan.topics or tuple(sorted({t for q in pool for t in q.topics}))
@@ -209,6 +213,8 @@ class Engine:
 
     def _why_out(self, session: Session) -> str:
         pool = self.candidates(session.plan)
+        if session.plan.questions:
+            return f"That was every question due for review ({len(pool)})."
         topics = ", ".join(session.plan.topics) or "all topics"
         return (
             f"No more questions: {topics} has {len(pool)} questions, and the rest repeat ones "

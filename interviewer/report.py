@@ -1,4 +1,4 @@
-"""End-of-session reports (Markdown and JSON) and weak topics across sessions.
+"""End-of-session reports (Markdown, JSON and printable HTML).
 
 A report is about questions, not turns: each question's result combines its first answer and
 the replies to its follow-ups. It says how it went overall and per chosen topic, what was strong,
@@ -48,23 +48,6 @@ def topic_scores(session: Session, bank: Bank) -> dict[str, float]:
             if not chosen or topic in chosen:
                 by_topic[topic].append(score)
     return {k: round(statistics.fmean(v), 2) for k, v in sorted(by_topic.items())}
-
-
-def weak_topics(
-    scores: list[tuple[str, float]], bank: Bank, below: float = 3.0, min_answers: int = 2
-) -> list[tuple[str, float, int]]:
-    """Topics whose mean score across all sessions stays below `below`."""
-    by_topic: dict[str, list[float]] = defaultdict(list)
-    for qid, score in scores:
-        q = bank.get(qid)
-        for topic in q.topics if q else ():
-            by_topic[topic].append(score)
-    out = [
-        (t, round(statistics.fmean(v), 2), len(v))
-        for t, v in by_topic.items()
-        if len(v) >= min_answers and statistics.fmean(v) < below
-    ]
-    return sorted(out, key=lambda x: x[1])
 
 
 def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]:

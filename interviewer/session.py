@@ -26,6 +26,11 @@ class Plan:
     difficulty: Difficulty = "easy"
     length: int = 6  # main questions
     mode: Mode = "phone screen"
+    # A review: these questions, in this order, whatever their topic or difficulty.
+    questions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "questions", tuple(self.questions))  # a stored list, too
 
     @property
     def max_followups(self) -> int:

@@ -89,9 +89,8 @@ def build_controller(settings: Settings) -> Controller:
         )
     except InterviewerError:
         pass
-    return Controller(
-        settings, engine, Store(settings.data_dir / "sessions.sqlite3"), transcriber, llm_status
-    )
+    store = Store.for_settings(settings).open()  # a wrong DATABASE_URL stops the start
+    return Controller(settings, engine, store, transcriber, llm_status)
 
 
 def new_key() -> str:
@@ -129,9 +128,15 @@ def build_ui(ctl: Controller) -> Any:
 
         return wrapped
 
-    def show(v: View) -> tuple[Any, ...]:
+    def show(v: View, keep_draft: bool = False) -> tuple[Any, ...]:
         # Once the interview is over, the answer box and the buttons that need it are off.
+        # A hint, a repeat or End keeps what the candidate has typed so far.
         live = gr.update(interactive=v.active)
+        draft = (
+            gr.update(interactive=v.active)
+            if keep_draft
+            else gr.update(value="", interactive=v.active)
+        )
         return (
             v.session_id,
             v.session_id,
@@ -139,7 +144,7 @@ def build_ui(ctl: Controller) -> Any:
             v.card,
             v.references,
             v.status,
-            gr.update(value="", interactive=v.active),
+            draft,
             v.turns,
             live,
             live,
@@ -169,13 +174,21 @@ def build_ui(ctl: Controller) -> Any:
                     ["easy", "medium", "hard"],
                     value="easy",
                     label="Starting difficulty",
+                    info="It goes up after a 4–5 and down after a 0–2.",
                     elem_id="difficulty",
                 )
                 pick_mode = gr.Radio(
-                    list(MODES), value="phone screen", label="Mode", elem_id="mode"
+                    list(MODES),
+                    value="phone screen",
+                    label="Mode",
+                    info="Phone screen: one follow-up on what you missed. Deep dive: two. "
+                    "Rapid-fire: no follow-ups, 60 seconds per answer.",
+                    elem_id="mode",
                 )
                 pick_len = gr.Slider(1, 15, value=5, step=1, label="Questions")
                 start = gr.Button("Start interview", variant="primary", elem_id="start")
+                review_due = gr.Markdown("", elem_id="review-due")
+                review = gr.Button("Review what I missed before", elem_id="review")
                 gr.Markdown(ctl.llm_status, elem_id="grader-status")
             with gr.Column(scale=2):
                 status = gr.Markdown("", elem_id="status")
@@ -227,6 +240,18 @@ def build_ui(ctl: Controller) -> Any:
                 elem_id="history",
             )
             weak = gr.Markdown("")
+            # Points, not lines: a topic met in one session so far still shows.
+            progress = gr.ScatterPlot(
+                x="session",
+                y="score",
+                color="topic",
+                y_lim=[0, 5],
+                x_title="session (1 = your first)",
+                x_axis_format="d",
+                tooltip=["started", "topic", "score"],
+                label="Progress: mean score per topic, session by session",
+                elem_id="progress",
+            )
             resume_id = gr.Textbox(label="Session id to resume or review", elem_id="resume-id")
             resume = gr.Button("Open session", elem_id="resume")
 
@@ -234,13 +259,25 @@ def build_ui(ctl: Controller) -> Any:
             *(sid, remembered, chat, card, refs, status, answer, seen),
             *(send, skip, hint, repeat, report_md),
         ]
+        past_outs = [history, weak, progress, review_due]
+
+        def past(o: str) -> tuple[Any, ...]:
+            p = ctl.history(o)
+            import pandas as pd
+
+            plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score"])
+            return p.sessions, p.weak, plot, p.review
+
         start.click(
             guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
             [owner, pick_topics, pick_diff, pick_mode, pick_len],
             outs,
         ).then(  # a new interview: the last one's chart and files go
-            lambda o: (*ctl.history(o), None, None), [owner], [history, weak, chart, files]
+            lambda o: (*past(o), None, None), [owner], [*past_outs, chart, files]
         )
+        review.click(
+            guard(lambda o, m, n: show(ctl.review(o, m, n))), [owner, pick_mode, pick_len], outs
+        ).then(lambda o: (*past(o), None, None), [owner], [*past_outs, chart, files])
 
         def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
             """A mistake (empty answer, ended interview, double submit) is a short notice
@@ -259,12 +296,11 @@ def build_ui(ctl: Controller) -> Any:
 
         def after_turn(o: str, s: str) -> tuple[Any, ...]:
             """Past sessions kept current; at the end, the report and its files at once."""
-            rows, text = ctl.history(o)
             ended = bool(s) and (x := ctl.store.load(s)) is not None and x.status == "ended"
             report = build_report(o, s) if ended else (gr.skip(),) * 3
-            return (*report, rows, text)
+            return (*report, *past(o))
 
-        report_outs = [report_md, chart, files, history, weak]
+        report_outs = [report_md, chart, files, *past_outs]
         send.click(stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
             after_turn, [owner, sid], report_outs
         )
@@ -273,7 +309,9 @@ def build_ui(ctl: Controller) -> Any:
         )
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
             button.click(
-                guard(lambda o, s, n=name: show(ctl.command(o, s, n))), [owner, sid], outs
+                guard(lambda o, s, n=name: show(ctl.command(o, s, n), keep_draft=n != "skip")),
+                [owner, sid],
+                outs,
             ).then(after_turn, [owner, sid], report_outs)
         transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer, notice])
         # The draft is kept in this browser until it is sent (restored by COUNTDOWN_JS).
@@ -292,7 +330,7 @@ def build_ui(ctl: Controller) -> Any:
         def on_load(saved: str, k: str) -> tuple[Any, ...]:
             k = k or new_key()
             o = owner_of(k)
-            rows, text = ctl.history(o)
+            earlier = past(o)
             session = ctl.store.load(saved) if saved else None
             if session is None or session.owner != o:
                 blank: tuple[Any, ...] = (
@@ -300,18 +338,18 @@ def build_ui(ctl: Controller) -> Any:
                     *[gr.update(interactive=True)] * 4,
                     "",
                 )
-                return (*blank, rows, text, k, o, *[gr.skip()] * 4)
+                return (*blank, *earlier, k, o, *[gr.skip()] * 4)
             view = ctl.view(session)
             shown = list(show(view))
             shown[6] = gr.update(interactive=view.active)  # the draft stays as the browser kept it
             plan = session.plan
             chosen = (list(plan.topics), plan.difficulty, plan.mode, plan.length)
-            return (*shown, rows, text, k, o, *chosen)
+            return (*shown, *earlier, k, o, *chosen)
 
         demo.load(
             on_load,
             [remembered, key],
-            [*outs, history, weak, key, owner, pick_topics, pick_diff, pick_mode, pick_len],
+            [*outs, *past_outs, key, owner, pick_topics, pick_diff, pick_mode, pick_len],
         )
     return demo
 

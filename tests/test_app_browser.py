@@ -309,10 +309,42 @@ def test_mistakes_get_a_notice_and_the_conversation_stays(server, browser):
     )
     assert page.locator("#chat .message").count() == before
     assert "question 1/" in page.inner_text("#status")
+    page.fill("#answer textarea", "Half an answer I am still typing")
+    page.click("#hint")  # a hint keeps the draft
+    page.wait_for_function("document.querySelector('#chat').innerText.includes('Hint')")
+    assert page.input_value("#answer textarea") == "Half an answer I am still typing"
     page.click("#end")
     page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
     page.wait_for_function("document.querySelector('#answer textarea').disabled")
     assert page.locator("#send").is_disabled() and "Error" not in page.inner_text("#chat")
+    # End keeps what was typed (to copy), in a box that no longer takes answers.
+    assert page.input_value("#answer textarea") == "Half an answer I am still typing"
+    ctx.close()
+
+
+def test_what_was_missed_comes_back_in_a_review_and_progress_is_plotted(server, browser):
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    assert "Nothing to review yet" in page.inner_text("#review-due")
+    start(page)
+    question = page.locator("#chat .message").first.inner_text()
+    send(page, "I don't know.", page.locator("#chat .message").count())
+    page.click("#end")
+    page.wait_for_function(
+        "document.querySelector('#review-due').innerText.includes('due for review')",
+        timeout=30_000,
+    )
+    page.click("#review")
+    page.wait_for_function(
+        "document.querySelector('#status').innerText.includes('Session ')"
+        " && document.querySelectorAll('#chat .message').length === 1",
+        timeout=60_000,
+    )
+    assert page.locator("#chat .message").first.inner_text() == question  # the one missed
+    assert "question 1/1" in page.inner_text("#status")
+    page.click("text=Past sessions")
+    page.locator("#progress canvas, #progress svg").first.wait_for(timeout=30_000)
+    shot(page, server, "progress")
     ctx.close()
 
 

@@ -78,7 +78,7 @@ def test_another_browser_is_answered_as_if_the_session_did_not_exist(controller)
     ):
         with pytest.raises(InterviewerError, match="no interview in progress"):
             call()
-    assert controller.history(intruder)[0] == []
+    assert controller.history(intruder).sessions == []
     assert controller.store.load(view.session_id).turns == []  # type: ignore[union-attr]
 
 
@@ -117,7 +117,7 @@ def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(built_index, tmp
     assert "Late: over the time limit." in view.chat[2]["content"]
     assert "Answered late: over the 60-second limit." in view.card
     assert '<span class="countdown">60 s left</span>' in view.status  # the next question's clock
-    history, _ = ctl.history(owner)
+    history = ctl.history(owner).sessions
     score = int(view.chat[2]["content"].split("/5")[0].split()[-1])
     # Scored as the report scores it: per question (one so far), not per turn.
     assert history[0][0] == view.session_id and history[0][2:] == ["active", 1, score]

@@ -1,0 +1,115 @@
+"""The grade card: what the page shows about the last answer, in plain words, with the
+technical details folded away."""
+
+from __future__ import annotations
+
+import re
+
+from .delivery import assess
+from .interview import Engine
+from .session import Session, question_result
+
+FLAG_WORDS = {
+    "empty": "No answer was given",
+    "non_answer": "Marked as no attempt at an answer",
+    "off_topic": "This answers a different question",
+    "injection": "Instructions to the grader were found in the answer and ignored",
+    "language": "The answer is not in English",
+    "no_reference": "No reference material for this question: the score is a rough guess",
+    "too_long": "The answer is very long",
+}
+
+
+def passage(text: str, limit: int = 700) -> str:
+    """A reference passage as a reader wants it: the guides' difficulty tags off the ends of
+    question lines, cut at a sentence end."""
+    text = re.sub(r"(?m)[ \t]+(?:easy|medium|hard)[ \t]*$", "", text).strip()
+    if len(text) <= limit:
+        return text.replace("\n", "\n> ")
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind(".\n"))
+    return (cut[: end + 1] if end > limit // 2 else cut.rsplit(" ", 1)[0] + " …").replace(
+        "\n", "\n> "
+    )
+
+
+def closed_after(session: Session, n: int) -> bool:
+    """Whether turn n's question is over (no follow-up of it is pending)."""
+    qid = session.turns[n].prompt.question_id
+    if any(t.prompt.question_id != qid for t in session.turns[n + 1 :]):
+        return True
+    later = any(t.prompt.question_id == qid for t in session.turns[n + 1 :])
+    return not later and (session.current is None or session.current.question_id != qid)
+
+
+def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
+    """The last turn's card. While a follow-up of the question is pending it shows the score
+    so far only: what was missed would give the follow-up away. Once the question is closed:
+    the question's result over all its turns, the wrong claims with their corrections, what was
+    missed with its source, and the model answer."""
+    turn = session.turns[-1]
+    g = turn.grade
+    if g is None:
+        return "_Skipped._", ""
+    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in g.references)
+    refs = refs or "_No reference passages._"
+    qid = turn.prompt.question_id
+    q = engine.bank.get(qid)
+    rubric = engine.rubric(q) if q else None
+    # Delivery is apart from the score: how it was said, not what.
+    said = assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
+    delivery = (
+        ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
+    )
+    if not closed_after(session, len(session.turns) - 1):
+        return (
+            "\n".join(
+                [
+                    f"### Score so far {g.score}/5",
+                    "",
+                    "A follow-up question is next. What you missed, and a model answer, are "
+                    "shown when this question is closed.",
+                    "",
+                    *delivery,
+                ]
+            ),
+            refs,
+        )
+    result = question_result(session.turns, qid)
+    lines = [f"### Score {result.score}/5", "", result.feedback, "", *delivery]
+    if g.flags:
+        lines += [f"_{'; '.join(FLAG_WORDS.get(f, f) for f in g.flags)}._", ""]
+    if turn.late and session.plan.seconds_per_answer:
+        lines += [
+            f"_Answered late: over the {session.plan.seconds_per_answer}-second limit._",
+            "",
+        ]
+    wrong = [c for c in result.claims if c.verdict == "contradicted"]
+    covered = [c for c in result.claims if c.verdict == "covered"]
+    missed = [c for c in result.claims if c.verdict == "missed"]
+    if wrong:
+        lines += (
+            ["**Wrong claims**"]
+            + [
+                f'- "{c.evidence}" — in fact: {c.point}' + (f" _({c.source})_" if c.source else "")
+                for c in wrong
+            ]
+            + [""]
+        )
+    if covered:
+        lines += ["**Covered**"] + [f"- {c.point}" for c in covered] + [""]
+    if missed:
+        lines += (
+            ["**Missed**"]
+            + [f"- {c.point}" + (f" _({c.source})_" if c.source else "") for c in missed]
+            + [""]
+        )
+    if rubric and rubric.model_answer:
+        lines += ["**Model answer**", "", rubric.model_answer, ""]
+    p = g.provenance
+    lines += [
+        f"<details><summary>Grading details</summary>grader {p.grader} ({p.model}); "
+        f"key points: {p.rubric or 'n/a'}; claim checker: {p.claim_checker or 'n/a'}; "
+        f"decided by {p.decided_by}; confidence {g.confidence:.2f}</details>"
+    ]
+    return "\n".join(lines), refs

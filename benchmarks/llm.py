@@ -26,7 +26,7 @@ from interviewer.detectors import settled_by_rules
 from interviewer.errors import LLMError
 from interviewer.evaldata import load
 from interviewer.grade import Provenance, ReferenceSet
-from interviewer.index import current_generation, open_index
+from interviewer.index import has_index, open_index
 from interviewer.llm import OpenAICompatible
 from interviewer.llm_grader import LLMGrader
 from interviewer.references import gather
@@ -72,7 +72,7 @@ def served_model(settings: Settings) -> str:
 def sample(settings: Settings, n: int) -> list[tuple[str, str, ReferenceSet]]:
     """In-domain answers that reach the model (rule-settled ones make no request), with the
     references the app would give them (bank variants and passages from the index)."""
-    if current_generation(settings.index_dir) is None:
+    if not has_index(settings):
         raise SystemExit(f"no index in {settings.index_dir}: run `interviewer ingest` first")
     index = open_index(settings)
     prov = Provenance("llm", "", "")

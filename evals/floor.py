@@ -49,7 +49,7 @@ def main() -> None:
 
     settings = Settings()
     ingest(settings, default_embedder())
-    got = figures(settings, open_index(settings))
+    got = figures(settings, open_index(settings, default_embedder()))
     print(json.dumps(got, indent=1))
     if "--record" in sys.argv:
         FLOOR.write_text(json.dumps(got, indent=1) + "\n", "utf-8")

@@ -243,13 +243,20 @@ class Bank:
     def to_json(self) -> dict[str, Any]:
         return {"counts": self.counts(), "questions": [q.to_dict() for q in self.questions]}
 
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=1)
+
     def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json(), ensure_ascii=False, indent=1), "utf-8")
+        path.write_text(self.dumps(), "utf-8")
+
+    @classmethod
+    def loads(cls, text: str) -> Bank:
+        data = json.loads(text)
+        return cls(tuple(Question.from_dict(q) for q in data["questions"]))
 
     @classmethod
     def load(cls, path: Path) -> Bank:
-        data = json.loads(path.read_text("utf-8"))
-        return cls(tuple(Question.from_dict(q) for q in data["questions"]))
+        return cls.loads(path.read_text("utf-8"))
 
     @classmethod
     def from_items(cls, items: Iterable[RawItem], embedder: Embedder) -> Bank:

@@ -26,6 +26,7 @@ def _progress_factory(quiet: bool) -> Any:
 
 def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
     from .embeddings import default_embedder
+    from .index import place_for
     from .ingest import ingest
 
     report = ingest(
@@ -50,15 +51,15 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print("index is up to date")
     print(
         f"{report.questions} questions, {report.passages} passages "
-        f"in {settings.index_dir} ({report.seconds:.2f} s)"
+        f"in {place_for(settings)} ({report.seconds:.2f} s)"
     )
     return 1 if report.problems else 0  # skipped documents: the rest is indexed
 
 
 def _index_or_none(settings: Settings) -> Any:
-    from .index import current_generation, open_index
+    from .index import has_index, open_index
 
-    if current_generation(settings.index_dir) is None:
+    if not has_index(settings):
         print(
             "note: no index yet; grading against the inputs' reference answers only "
             "(run `interviewer ingest` to use the guides)",
@@ -69,14 +70,9 @@ def _index_or_none(settings: Settings) -> Any:
 
 
 def _bank(settings: Settings) -> Any:
-    from .bank import Bank
-    from .errors import IndexMissingError
-    from .index import current_generation
+    from .index import load_bank
 
-    gen = current_generation(settings.index_dir)
-    if gen is None:
-        raise IndexMissingError(f"no index at {settings.index_dir}: run `interviewer ingest` first")
-    return Bank.load(gen / "bank.json")
+    return load_bank(settings)
 
 
 def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:

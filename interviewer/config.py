@@ -37,7 +37,9 @@ class Settings(BaseSettings):
         default_factory=lambda: resource_dir("evals/data") / "indomain.jsonl"
     )
 
-    # Retrieval
+    # Retrieval. With a Chroma server URL (http://HOST:PORT) the index lives there, shared by
+    # every instance, instead of in DATA_DIR/index.
+    chroma_url: str = ""
     chunk_size: int = 700
     chunk_overlap: int = 100
     bank_match_threshold: float = 0.80

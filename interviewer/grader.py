@@ -60,7 +60,7 @@ def grade(
         raise InputError(
             f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
         )
-    if index is None and settings.index_dir.exists():
+    if index is None and (settings.chroma_url or settings.index_dir.exists()):
         index = open_index(settings)
     chosen = (
         grader

@@ -3,12 +3,12 @@
 Layout under `root`: `CURRENT` names the live generation folder; each generation holds
 `chroma/`, `bank.json` and `manifest.json`. Ingest writes a new generation beside the live
 one and swaps `CURRENT` atomically, so a crash mid-ingest leaves the previous index usable.
+With INTERVIEWER_CHROMA_URL all of it lives on a Chroma server instead (see chroma.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +17,9 @@ from typing import Any
 import numpy as np
 
 from .bank import Bank
+from .chroma import Folder, Place, Server, collection
+from .chroma import current_generation as current_generation
+from .chroma import open_chroma as open_chroma
 from .config import Settings
 from .embeddings import Embedder
 from .errors import IndexMissingError, InputError
@@ -24,23 +27,6 @@ from .records import Hit, Passage, Question
 
 QUESTIONS, PASSAGES = "questions", "passages"
 FILTERS = ("difficulty", "kind", "topic", "source", "question_id")
-
-
-def open_chroma(path: Path) -> Any:
-    """A Chroma client with telemetry off; collections get no embedding function, so Chroma's
-    default (which downloads a model) can never run: every vector comes from our Embedder."""
-    import chromadb
-    from chromadb.config import Settings as ChromaSettings
-
-    return chromadb.PersistentClient(
-        path=str(path), settings=ChromaSettings(anonymized_telemetry=False)
-    )
-
-
-def collection(client, name: str) -> Any:
-    return client.get_or_create_collection(
-        name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
-    )
 
 
 def question_rows(questions: Sequence[Question]) -> tuple[list[str], list[str], list[dict]]:
@@ -94,29 +80,57 @@ def where_clause(filters: dict[str, str | None]) -> dict[str, Any] | None:
     return conds[0] if len(conds) == 1 else {"$and": conds}
 
 
-class Index:
-    """Read side of the index. Opens lazily; follows `CURRENT` when an ingest swaps it."""
+def place_for(settings: Settings) -> Place:
+    """The Chroma server that INTERVIEWER_CHROMA_URL names, else the local index folder."""
+    return Server(settings.chroma_url) if settings.chroma_url else Folder(settings.index_dir)
 
-    def __init__(self, root: Path, embedder: Embedder) -> None:
-        self.root = root
+
+def open_index(settings: Settings, embedder: Embedder | None = None) -> Index:
+    """The index in the Chroma server or folder the settings name; the default embedder unless
+    one is shared."""
+    from .embeddings import default_embedder
+
+    return Index(place_for(settings), embedder or default_embedder())
+
+
+def has_index(settings: Settings) -> bool:
+    return place_for(settings).live() is not None
+
+
+def load_bank(settings: Settings) -> Bank:
+    """The live generation's bank, without opening Chroma's collections."""
+    place = place_for(settings)
+    gen = place.live()
+    if gen is None:
+        raise IndexMissingError(f"no index at {place}: run `interviewer ingest` first")
+    return Bank.loads(place.read(gen, "bank.json"))
+
+
+class Index:
+    """Read side of the index. Opens lazily; follows the live generation when an ingest swaps
+    it. `root` is the local index folder, or a Place (a Chroma server)."""
+
+    def __init__(self, root: Path | Place, embedder: Embedder) -> None:
+        self.place: Place = Folder(root) if isinstance(root, Path) else root
         self.embedder = embedder
         self._lock = threading.Lock()
-        self._gen: Path | None = None
+        self._gen: str | None = None
         self._client: Any = None
         self._bank: Bank | None = None
         self._cols: dict[str, Any] = {}
 
-    def generation(self) -> Path | None:
-        return current_generation(self.root)
+    def generation(self) -> str | None:
+        """The live generation's name, or None before the first ingest."""
+        return self.place.live()
 
-    def _refresh(self) -> Path:
+    def _refresh(self) -> str:
         gen = self.generation()
-        if gen is None or not gen.is_dir():
-            raise IndexMissingError(f"no index at {self.root}: run `interviewer ingest` first")
+        if gen is None:
+            raise IndexMissingError(f"no index at {self.place}: run `interviewer ingest` first")
         with self._lock:
             if gen != self._gen:
-                self._gen, self._client, self._cols = gen, None, {}
-                self._bank = Bank.load(gen / "bank.json")
+                bank = Bank.loads(self.place.read(gen, "bank.json"))
+                self._gen, self._client, self._cols, self._bank = gen, None, {}, bank
         return gen
 
     @property
@@ -126,15 +140,17 @@ class Index:
         return self._bank
 
     def manifest(self) -> dict[str, Any]:
-        return json.loads((self._refresh() / "manifest.json").read_text("utf-8"))
+        gen = self._refresh()
+        manifest: dict[str, Any] = json.loads(self.place.read(gen, "manifest.json"))
+        return manifest
 
     def _collection(self, name: str) -> Any:
         gen = self._refresh()
         with self._lock:
             if self._client is None:
-                self._client = open_chroma(gen / "chroma")
+                self._client = self.place.client(gen)
             if name not in self._cols:
-                self._cols[name] = collection(self._client, name)
+                self._cols[name] = collection(self._client, self.place.name(gen, name))
             return self._cols[name]
 
     def warm(self) -> None:
@@ -204,25 +220,3 @@ class Index:
             "questions": self.search_questions(query, k, vec, **filters),
             "passages": self.search_passages(query, k, vec, **filters),
         }
-
-
-def current_generation(root: Path) -> Path | None:
-    """The live generation folder that `CURRENT` names, or None before the first ingest."""
-    try:
-        gen = root / (root / "CURRENT").read_text().strip()
-    except FileNotFoundError:
-        return None
-    return gen if gen.is_dir() else None
-
-
-def write_current(root: Path, gen_name: str) -> None:
-    tmp = root / "CURRENT.tmp"
-    tmp.write_text(gen_name)
-    os.replace(tmp, root / "CURRENT")
-
-
-def open_index(settings: Settings, embedder: Embedder | None = None) -> Index:
-    """The index under settings.data_dir; the default embedder unless one is shared."""
-    from .embeddings import default_embedder
-
-    return Index(settings.index_dir, embedder or default_embedder())

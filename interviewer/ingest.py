@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -13,20 +12,12 @@ from typing import Any
 
 from .authoring import write_auto
 from .bank import Bank
+from .chroma import Place, collection
 from .config import Settings
 from .documents import Document, discover, file_sha256, read_document
 from .embeddings import Embedder
 from .errors import InputError
-from .index import (
-    PASSAGES,
-    QUESTIONS,
-    collection,
-    current_generation,
-    open_chroma,
-    passage_meta,
-    question_rows,
-    write_current,
-)
+from .index import PASSAGES, QUESTIONS, passage_meta, place_for, question_rows
 from .parsing import blank_chrome, parse_text
 from .records import Passage, RawItem
 
@@ -83,10 +74,14 @@ def chunk(doc: Document, settings: Settings) -> list[Passage]:
     return out
 
 
-def _load_manifest(gen: Path | None) -> dict[str, Any]:
-    if gen is None or not (gen / "manifest.json").exists():
+def _load_manifest(place: Place, gen: str | None) -> dict[str, Any]:
+    try:
+        text = place.read(gen, "manifest.json") if gen is not None else None
+    except FileNotFoundError:
+        text = None
+    if text is None:
         return {"version": MANIFEST_VERSION, "roots": [], "files": {}}
-    manifest: dict[str, Any] = json.loads((gen / "manifest.json").read_text("utf-8"))
+    manifest: dict[str, Any] = json.loads(text)
     return manifest
 
 
@@ -99,12 +94,10 @@ def ingest(
     """Bring the index in line with the corpus folder, every root given before, and `paths`."""
     started = time.perf_counter()
     report = IngestReport()
-    root = settings.index_dir
-    root.mkdir(parents=True, exist_ok=True)
-    for stale in root.glob("*.tmp"):
-        shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
-    gen = current_generation(root)
-    manifest = _load_manifest(gen)
+    place = place_for(settings)  # the local index folder or a Chroma server
+    place.prepare()
+    gen = place.live()
+    manifest = _load_manifest(place, gen)
 
     roots = [Path(settings.corpus_dir).resolve(), *(Path(r) for r in manifest["roots"])]
     for p in paths or []:
@@ -151,21 +144,16 @@ def ingest(
         if new_roots != manifest["roots"] or manifest.get("bad", {}) != bad:
             manifest["roots"] = new_roots
             manifest["bad"] = bad
-            _write_json(gen / "manifest.json", manifest)
+            place.write(gen, "manifest.json", json.dumps(manifest, ensure_ascii=False))
         report.questions = manifest.get("questions", 0)
         report.passages = sum(f["passages"] for f in old.values())
         report.seconds = time.perf_counter() - started
         return report
 
-    number = int(gen.name.split("-")[1]) + 1 if gen else 1
-    work = root / f"gen-{number:06d}.tmp"
-    if gen is not None:
-        shutil.copytree(gen, work)
-    else:
-        work.mkdir()
-    client = open_chroma(work / "chroma")
+    work = place.begin(gen)  # a copy of the live generation, not yet live
+    client = place.client(work)
     try:
-        passages_col = collection(client, PASSAGES)
+        passages_col = collection(client, place.name(work, PASSAGES))
         for gone_path in removed:
             passages_col.delete(where={"path": gone_path})
             report.removed.append(Path(gone_path).name)
@@ -189,7 +177,7 @@ def ingest(
 
         # Chroma refuses a write larger than its batch limit (5,461 rows here).
         limit = min(client.get_max_batch_size(), 1024)
-        questions_col = collection(client, QUESTIONS)
+        questions_col = collection(client, place.name(work, QUESTIONS))
         existing = questions_col.get(include=[])["ids"]
         for i in range(0, len(existing), limit):
             questions_col.delete(ids=existing[i : i + limit])
@@ -236,7 +224,7 @@ def ingest(
                 "passages": len(passages),
                 "items": [asdict(it) for it in items],
             }
-        bank.save(work / "bank.json")
+        place.write(work, "bank.json", bank.dumps())
         manifest = {
             "version": MANIFEST_VERSION,
             "embedder": embedder.name,
@@ -245,19 +233,15 @@ def ingest(
             "bad": bad,
             "questions": len(bank),
         }
-        _write_json(work / "manifest.json", manifest)
+        place.write(work, "manifest.json", json.dumps(manifest, ensure_ascii=False))
         report.questions = len(bank)
         report.passages = sum(f["passages"] for f in old.values())
     finally:
-        _close(client)
-    final = root / f"gen-{number:06d}"
-    work.rename(final)
-    write_current(root, final.name)
+        place.close(client)
+    final = place.commit(work)  # the one atomic step that makes the new generation live
     # Questions from the user's documents get an automatic rubric (DATA_DIR/rubrics/auto.yaml).
     report.auto_rubrics = write_auto(bank, settings.data_dir)
-    for older in sorted(root.glob("gen-*")):
-        if older.is_dir() and older.name < (gen.name if gen else final.name):
-            shutil.rmtree(older, ignore_errors=True)  # keep the live and the previous one
+    place.prune(gen, final)  # keep the live and the previous one
     report.seconds = time.perf_counter() - started
     return report
 
@@ -266,16 +250,3 @@ def _reason(error: InputError, path: Path) -> str:
     """The error without its path, which the report names anyway."""
     text = str(error)
     return text.split(": ", 1)[1] if text.startswith(str(path)) else text
-
-
-def _write_json(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), "utf-8")
-    tmp.replace(path)
-
-
-def _close(client: Any) -> None:
-    from chromadb.api.shared_system_client import SharedSystemClient
-
-    del client
-    SharedSystemClient.clear_system_cache()

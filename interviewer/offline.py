@@ -109,7 +109,7 @@ class OfflineGrader:
         self.index = index
         self._model = model
         self._nli = nli
-        self._bank: tuple[Path | None, dict[str, int], np.ndarray] | None = None
+        self._bank: tuple[str | None, dict[str, int], np.ndarray] | None = None
         self._keep = Cache()
 
     @property

@@ -16,9 +16,9 @@ from pydantic import BaseModel, ValidationError, field_validator
 from .config import Settings
 from .errors import InputError, InterviewerError
 from .grade import Grade, ReferenceSet
-from .grader import Grader
+from .grader import CHUNK, Grader, grade_isolated, too_long
 from .index import Index
-from .references import gather
+from .references import ReferenceCache
 from .rows import check_input, done_keys, read_rows
 
 GRADE_FIELDS = (
@@ -39,7 +39,6 @@ GRADE_FIELDS = (
     "claim_checker",
     "claims",
 )
-CHUNK = 256  # answers per call to a batched grader (offline: length-sorted batches pad less)
 
 
 class Row(BaseModel):
@@ -177,18 +176,12 @@ def grade_file(
     writer = Writer(output, resume)
     errs = errs_path.open("w", encoding="utf-8")  # failed rows are retried, so rewritten
     review = Writer(review_path(output), resume) if review_below is not None else None
-    refs_cache: dict[tuple[str, str | None], ReferenceSet] = {}
+    references = ReferenceCache(index, settings)
 
     def fail(line: int, key: str, reason: str) -> None:
         errs.write(json.dumps({"line": line, "id": key, "reason": reason}) + "\n")
         errs.flush()
         summary.errors += 1
-
-    def references(row: Row) -> ReferenceSet:
-        cache_key = (row.question, row.reference_answer)
-        if cache_key not in refs_cache:
-            refs_cache[cache_key] = gather(row.question, index, settings, row.reference_answer)
-        return refs_cache[cache_key]
 
     def done(job: tuple[int, str, dict[str, Any]], grade: Grade) -> None:
         row = output_row(job[2], job[1], grade)
@@ -201,18 +194,11 @@ def grade_file(
     pending: list[tuple[tuple[int, str, dict[str, Any]], tuple[str, str, ReferenceSet]]] = []
 
     def flush_chunk() -> None:
-        try:
-            grades = grader.grade_many([item for _, item in pending])
-        except Exception:  # whatever one row does, the others are graded
-            grades = []
-        if len(grades) != len(pending):  # fall back to one by one to isolate the bad row
-            for job, item in pending:
-                try:
-                    done(job, grader.grade_many([item])[0])
-                except Exception as e:
-                    fail(job[0], job[1], _reason(e))
-        else:
-            for (job, _), g in zip(pending, grades, strict=True):
+        graded = grade_isolated(grader, [item for _, item in pending])
+        for (job, _), g in zip(pending, graded, strict=True):
+            if isinstance(g, Exception):
+                fail(job[0], job[1], _reason(g))
+            else:
                 done(job, g)
         if progress:
             progress(len(pending))
@@ -258,17 +244,12 @@ def grade_file(
                 err = e.errors()[0]
                 fail(line, key, f"{'.'.join(map(str, err['loc']))}: {err['msg']}")
                 continue
-            if len(row.answer) > settings.max_answer_chars:
-                fail(
-                    line,
-                    key,
-                    f"answer is {len(row.answer)} characters; the limit is "
-                    f"{settings.max_answer_chars}",
-                )
+            if problem := too_long(row.answer, settings):
+                fail(line, key, problem)
                 continue
             job = (line, key, raw)
             try:
-                item = (row.question, row.answer, references(row))
+                item = (row.question, row.answer, references(row.question, row.reference_answer))
             except Exception as e:
                 fail(line, key, _reason(e))
                 continue

@@ -7,7 +7,7 @@ import threading
 import warnings
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -23,6 +23,20 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Unit-normalised float32 vectors, one row per text."""
         ...
+
+
+@runtime_checkable
+class TokenEmbedder(Embedder, Protocol):
+    """An embedder that also gives word-piece vectors: the offline grader's soft word matching
+    uses them; with a plain Embedder it falls back to whole-text vectors."""
+
+    def piece_ids(self, words: Sequence[str]) -> set[int]: ...
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[tuple[int, ...], np.ndarray]]: ...
+
+    def embed_spans_tokens(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> list[tuple[np.ndarray, tuple[int, ...], np.ndarray]]: ...
 
 
 class SentenceTransformerEmbedder:

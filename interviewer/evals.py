@@ -15,40 +15,40 @@ import numpy as np
 
 from .claim_evals import confidence_split, contradiction_metrics, report_lines
 from .config import Settings
-from .errors import InputError
+from .errors import InputError, InterviewerError
 from .evaldata import EvalItem, load, part
 from .grade import Grade
-from .grader import Grader, make_grader
+from .grader import CHUNK, Grader, grade_isolated, make_grader
 from .index import Index
 from .metrics import bootstrap_ci, f1_scores, fit_threshold, regression
-from .references import gather
+from .references import ReferenceCache
 
 
 def grade_items(
     items: list[EvalItem],
     grader: Grader,
     settings: Settings,
-    index: Any,
+    index: Index | None,
     desc: str,
     quiet: bool = False,
 ) -> list[Grade]:
+    """Every item's grade, in chunks as batch grading does; an item that cannot be graded
+    stops the eval (its figures would be wrong without it)."""
     from tqdm import tqdm
 
     out: list[Grade] = []
-    refs_cache: dict[tuple[str, str | None, str | None], Any] = {}
-    chunk = 256
+    references = ReferenceCache(index, settings)
     with tqdm(total=len(items), desc=desc, unit="answer", file=sys.stderr, disable=quiet) as bar:
-        for start in range(0, len(items), chunk):
-            batch = items[start : start + chunk]
-            triples = []
-            for i in batch:
-                key = (i.question, i.reference, i.question_id)
-                if key not in refs_cache:
-                    refs_cache[key] = gather(
-                        i.question, index, settings, i.reference, i.question_id
-                    )
-                triples.append((i.question, i.answer, refs_cache[key]))
-            out.extend(grader.grade_many(triples))
+        for start in range(0, len(items), CHUNK):
+            batch = items[start : start + CHUNK]
+            triples = [
+                (i.question, i.answer, references(i.question, i.reference, i.question_id))
+                for i in batch
+            ]
+            for item, g in zip(batch, grade_isolated(grader, triples), strict=True):
+                if isinstance(g, Exception):
+                    raise InterviewerError(f"{item.id}: could not be graded: {g}") from g
+                out.append(g)
             bar.update(len(batch))
     return out
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .detectors import strip_fillers
-from .embeddings import Embedder
+from .embeddings import Embedder, TokenEmbedder
 from .grade import Reference, ReferenceSet
 from .parsing import split_sentences
 
@@ -201,9 +201,12 @@ class _Vectors:
         self.keep = keep if keep is not None else Cache()
         self.cache: dict[str, np.ndarray] = {}
         self.tokens = self.keep.tokens
-        piece_ids = getattr(embedder, "piece_ids", None)
         if self.keep.skip_ids is None:
-            self.keep.skip_ids = piece_ids([*STOP, *PUNCTUATION]) if piece_ids else set()
+            self.keep.skip_ids = (
+                embedder.piece_ids([*STOP, *PUNCTUATION])
+                if isinstance(embedder, TokenEmbedder)
+                else set()
+            )
         self.skip_ids = self.keep.skip_ids
 
     def prime(self, texts: Sequence[str], keep: bool = False) -> None:
@@ -218,9 +221,8 @@ class _Vectors:
 
     def prime_tokens(self, texts: Sequence[str]) -> None:
         todo = list(dict.fromkeys(t for t in texts if t not in self.tokens))
-        embed_tokens = getattr(self.embedder, "embed_tokens", None)
-        if todo and embed_tokens is not None:
-            self.tokens.update(zip(todo, embed_tokens(todo), strict=True))
+        if todo and isinstance(self.embedder, TokenEmbedder):
+            self.tokens.update(zip(todo, self.embedder.embed_tokens(todo), strict=True))
 
     def __getitem__(self, text: str) -> np.ndarray:
         if text in self.keep.vectors:
@@ -250,9 +252,8 @@ def analyse_many(
     vecs.prime(recurring, keep=True)
     vecs.prime_tokens([r.text for _, _, refs in items for r in refs.answer_keys])
     vecs.prime_tokens([q for q, _, _ in items])
-    span_embed = getattr(embedder, "embed_spans_tokens", None)
     answer_tokens: list[Tokens | None] = [None] * len(items)
-    if span_embed is None:  # an embedder without span pooling embeds each segment
+    if not isinstance(embedder, TokenEmbedder):  # no span pooling: each segment embedded
         vecs.prime(texts)
         mats = [
             np.stack([vecs[a], *(vecs[x] for x in ss)]) for a, ss in zip(cleaned, segs, strict=True)
@@ -260,7 +261,8 @@ def analyse_many(
     else:  # one forward pass per answer: its vector, its segments' vectors and its tokens
         unique = list(dict.fromkeys(cleaned))
         spans = {a: _spans(a, segments(a)) for a in unique}
-        rows = dict(zip(unique, span_embed(unique, [spans[a] for a in unique]), strict=True))
+        pooled = embedder.embed_spans_tokens(unique, [spans[a] for a in unique])
+        rows = dict(zip(unique, pooled, strict=True))
         mats = [rows[a][0] for a in cleaned]
         answer_tokens = [(rows[a][1], rows[a][2]) for a in cleaned]
         segs = [[a[x:y] for x, y in spans[a]] for a in cleaned]

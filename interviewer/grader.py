@@ -26,6 +26,33 @@ class Grader(Protocol):
     def grade_many(self, items: Sequence[Item]) -> list[Grade]: ...
 
 
+CHUNK = 256  # answers per call to a batched grader (offline: length-sorted batches pad less)
+
+
+def too_long(answer: str, settings: Settings) -> str | None:
+    """Why an answer cannot be graded as it stands (over MAX_ANSWER_CHARS), or None."""
+    if len(answer) > settings.max_answer_chars:
+        return f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
+    return None
+
+
+def grade_isolated(grader: Grader, items: Sequence[Item]) -> list[Grade | Exception]:
+    """Grade items together; if that fails, one by one, so one bad item fails alone."""
+    try:
+        grades = grader.grade_many(items)
+    except Exception:  # whatever one item does, the others are graded
+        grades = []
+    if len(grades) == len(items):
+        return list(grades)
+    out: list[Grade | Exception] = []
+    for item in items:
+        try:
+            out.append(grader.grade_many([item])[0])
+        except Exception as e:
+            out.append(e)
+    return out
+
+
 def make_grader(
     kind: str,
     settings: Settings,
@@ -56,10 +83,8 @@ def grade(
 ) -> Grade:
     """Grade one answer from Python: `grade("What is NCCL?", "A collectives library...")`."""
     settings = settings or Settings()
-    if len(answer) > settings.max_answer_chars:
-        raise InputError(
-            f"answer is {len(answer)} characters; the limit is {settings.max_answer_chars}"
-        )
+    if problem := too_long(answer, settings):
+        raise InputError(problem)
     if index is None and (settings.chroma_url or settings.index_dir.exists()):
         index = open_index(settings)
     chosen = (

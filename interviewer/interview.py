@@ -18,7 +18,7 @@ from .delivery import Spoken
 from .errors import InputError
 from .followups import FollowUpWriter, OfflineFollowUps
 from .grade import Grade, ReferenceSet
-from .grader import Grader
+from .grader import Grader, too_long
 from .records import DIFFICULTIES, Difficulty, Question
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
@@ -74,7 +74,7 @@ class Engine:
         one session asks at most one of each such group."""
         if self._near is None:
             qs = self.bank.technical()
-            embedder = getattr(self.index, "embedder", None)
+            embedder = self.index.embedder if self.index is not None else None
             self._near = {q.id: set() for q in qs}
             if embedder is not None and qs:
                 vecs = embedder.embed([q.text for q in qs])
@@ -153,11 +153,8 @@ class Engine:
         spoken: Spoken | None = None,
     ) -> Outcome:
         prompt = self._require_active(session)
-        if len(text) > self.settings.max_answer_chars:
-            raise InputError(
-                f"the answer is {len(text)} characters; the limit is "
-                f"{self.settings.max_answer_chars}"
-            )
+        if problem := too_long(text, self.settings):
+            raise InputError(problem)
         q = self.bank.get(prompt.question_id)
         assert q is not None
         refs = self.references(prompt)

@@ -158,6 +158,25 @@ def gather(
     )
 
 
+class ReferenceCache:
+    """gather() once per (question, reference, question id): a batch or an eval set asks the
+    same questions many times."""
+
+    def __init__(self, index: Index | None, settings: Settings) -> None:
+        self.index, self.settings = index, settings
+        self._done: dict[tuple[str, str | None, str | None], ReferenceSet] = {}
+
+    def __call__(
+        self, question: str, reference_answer: str | None = None, question_id: str | None = None
+    ) -> ReferenceSet:
+        key = (question, reference_answer, question_id)
+        if key not in self._done:
+            self._done[key] = gather(
+                question, self.index, self.settings, reference_answer, question_id
+            )
+        return self._done[key]
+
+
 def rubric_of(q: Question, rubrics: Rubrics) -> Rubric | None:
     """The question's rubric; for a question without one, an automatic rubric from its
     reference answer (what `ingest` writes for new documents)."""

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,28 @@ from interviewer.ingest import ingest
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus"
+
+
+class Clock:
+    """A clock the test moves (`clock.t += 66`)."""
+
+    def __init__(self, t: float = 1000.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class PowerCut:
+    """The real embedder, failing on the first batch that holds `marker`: a crash mid-ingest."""
+
+    def __init__(self, embedder, marker: str) -> None:
+        self.embedder, self.marker, self.name = embedder, marker, embedder.name
+
+    def embed(self, texts):
+        if any(self.marker in t for t in texts):
+            raise RuntimeError("power cut")
+        return self.embedder.embed(texts)
 
 
 @pytest.fixture(scope="session")
@@ -34,3 +57,19 @@ def corpus_copy(tmp_path) -> Path:
     dst = tmp_path / "corpus"
     shutil.copytree(CORPUS, dst)
     return dst
+
+
+@pytest.fixture()
+def timed_controller(built_index, tmp_path):
+    """The page's controller on the real engine, offline grader, index and a SQLite store, with
+    a clock the test moves."""
+    from interviewer.controller import Controller
+    from interviewer.grader import make_grader
+    from interviewer.interview import Engine
+    from interviewer.store import Store
+
+    settings, index = built_index
+    clock = Clock()
+    grader = make_grader("offline", settings, index=index)
+    engine = Engine(index.bank, grader, index, settings, clock, random.Random(3))
+    return Controller(settings, engine, Store(tmp_path / "s.sqlite3"), None, "offline"), clock

@@ -13,13 +13,7 @@ from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.rubrics import shares_run
 from interviewer.session import Plan, question_result
-
-
-class Clock:
-    t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+from tests.conftest import Clock
 
 
 @pytest.fixture(scope="module")

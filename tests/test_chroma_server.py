@@ -17,7 +17,7 @@ from interviewer.config import Settings
 from interviewer.grader import grade
 from interviewer.index import has_index, load_bank, open_index
 from interviewer.ingest import ingest
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, PowerCut
 
 GUIDE = "ai-infrastructure-practice-questions.txt"
 HBM = "What is the difference between HBM and GDDR?"
@@ -217,16 +217,8 @@ def test_a_crash_mid_ingest_leaves_the_live_generation_usable(
     gen = Server(chroma_url).live()
     (corpus / "extra.txt").write_text("NVLink-C2C links Grace and Hopper coherently.")
 
-    class Exploding:
-        name = embedder.name
-
-        def embed(self, texts):
-            if any("NVLink-C2C" in t for t in texts):
-                raise RuntimeError("power cut")
-            return embedder.embed(texts)
-
     with pytest.raises(RuntimeError, match="power cut"):
-        ingest(settings, Exploding())
+        ingest(settings, PowerCut(embedder, "NVLink-C2C"))
     index = open_index(settings, embedder)
     assert index.generation() == gen
     assert index.search_questions("HBM vs GDDR", k=1)[0].text == HBM

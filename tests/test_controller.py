@@ -97,22 +97,12 @@ def test_the_login_file_is_read_strictly(tmp_path):
         read_logins(tmp_path / "missing")
 
 
-def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(built_index, tmp_path):
-    settings, index = built_index
-    now = [1000.0]
-    engine = Engine(
-        index.bank,
-        make_grader("offline", settings, index=index),
-        index,
-        settings,
-        lambda: now[0],
-        random.Random(3),
-    )
-    ctl = Controller(settings, engine, Store(tmp_path / "s.sqlite3"), None, "offline")
+def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(timed_controller):
+    ctl, clock = timed_controller
     owner = owner_of("browser-a")
     view = ctl.start(owner, [], "easy", "rapid-fire", 2)
     assert '<span class="countdown">60 s left</span>' in view.status
-    now[0] += 66  # answered after 66 s against a 60 s limit
+    clock.t += 66  # answered after 66 s against a 60 s limit
     view = ctl.answer(owner, view.session_id, ANSWER, view.turns)
     assert "Late: over the time limit." in view.chat[2]["content"]
     assert "Answered late: over the 60-second limit." in view.card

@@ -7,6 +7,7 @@ import pytest
 from interviewer.config import Settings
 from interviewer.index import Index
 from interviewer.ingest import ingest
+from tests.conftest import PowerCut
 
 
 def make_pdf(text: str) -> bytes:
@@ -123,16 +124,8 @@ def test_crash_mid_ingest_leaves_previous_index_usable(tmp_path, corpus_copy, em
     ingest(settings, embedder)
     (corpus_copy / "extra.txt").write_text("NVLink-C2C links Grace and Hopper coherently.")
 
-    class Exploding:
-        name = embedder.name
-
-        def embed(self, texts):
-            if any("NVLink-C2C" in t for t in texts):
-                raise RuntimeError("power cut")
-            return embedder.embed(texts)
-
     with pytest.raises(RuntimeError, match="power cut"):
-        ingest(settings, Exploding())
+        ingest(settings, PowerCut(embedder, "NVLink-C2C"))
     index = Index(settings.index_dir, embedder)
     assert index.search_questions("HBM vs GDDR", k=1)[0].text.startswith("What is the diff")
     assert not any(

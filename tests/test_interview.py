@@ -12,20 +12,13 @@ from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.session import Plan, question_result
 from interviewer.store import Store
+from tests.conftest import Clock
 
 GOOD_HBM = (
     "HBM is 3D-stacked DRAM on the GPU package with a very wide bus, 3+ TB/s on H100; "
     "GDDR is conventional graphics memory, about 1 TB/s but much cheaper, so data "
     "center GPUs use HBM and consumer cards use GDDR."
 )
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture()

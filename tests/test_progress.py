@@ -3,36 +3,15 @@ comes back for review on a spaced schedule, and each topic's score is kept over 
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from interviewer.controller import Controller
 from interviewer.errors import InterviewerError
-from interviewer.grader import make_grader
-from interviewer.interview import Engine
 from interviewer.progress import DAY, due, review_schedule
-from interviewer.store import Store
 from interviewer.webapp import owner_of
 
 
-@pytest.fixture()
-def timed(built_index, tmp_path):
-    settings, index = built_index
-    now = [1_000_000.0]
-    engine = Engine(
-        index.bank,
-        make_grader("offline", settings, index=index),
-        index,
-        settings,
-        lambda: now[0],
-        random.Random(5),
-    )
-    return Controller(settings, engine, Store(tmp_path / "s.sqlite3"), None, "offline"), now
-
-
-def test_missed_points_come_back_and_climb_the_boxes_until_learned(timed):
-    ctl, now = timed
+def test_missed_points_come_back_and_climb_the_boxes_until_learned(timed_controller):
+    ctl, clock = timed_controller
     owner = owner_of("browser-a")
     assert ctl.history(owner).review.startswith("Nothing to review yet")
     with pytest.raises(InterviewerError, match="nothing is due"):
@@ -46,13 +25,13 @@ def test_missed_points_come_back_and_climb_the_boxes_until_learned(timed):
     # "I don't know" leaves every key point to learn, due at once.
     assert f"{len(points)} key point" in ctl.history(owner).review
     assert {
-        p.point_id for p in due(review_schedule(ctl.sessions(owner), ctl.points_of), now[0])
+        p.point_id for p in due(review_schedule(ctl.sessions(owner), ctl.points_of), clock.t)
     } == {k.id for k in points}
 
     model_answer = ctl.engine.rubric(ctl.engine.bank.get(qid)).model_answer  # type: ignore[arg-type,union-attr]
     learned: set[str] = set()
     for round_ in range(1, 6):
-        now[0] += 60
+        clock.t += 60
         view = ctl.review(owner, "rapid-fire", 5)
         session = ctl.store.load(view.session_id)
         assert session is not None and session.plan.questions == (qid,)
@@ -64,17 +43,17 @@ def test_missed_points_come_back_and_climb_the_boxes_until_learned(timed):
         if round_ < 5:
             climbed = [p for p in schedule.values() if p.box == round_]
             assert climbed, "the model answer covers some key points"
-            assert all(p.due_at > now[0] for p in climbed)  # not due again straight away
+            assert all(p.due_at > clock.t for p in climbed)  # not due again straight away
             assert "come back later" in ctl.history(owner).review
-            now[0] = max(p.due_at for p in climbed) + 1  # wait until they are due again
+            clock.t = max(p.due_at for p in climbed) + 1  # wait until they are due again
         else:
             learned |= covered
     # Covered in every box: learned and out of the schedule; the rest are still there.
     assert learned and all(p.box == 0 for p in review_schedule(ctl.sessions(owner), ctl.points_of))
 
 
-def test_each_topic_is_scored_session_by_session(timed):
-    ctl, now = timed
+def test_each_topic_is_scored_session_by_session(timed_controller):
+    ctl, clock = timed_controller
     owner = owner_of("browser-b")
     for answer in ("I don't know.", None):
         view = ctl.start(owner, ["memory"], "easy", "rapid-fire", 1)
@@ -83,7 +62,7 @@ def test_each_topic_is_scored_session_by_session(timed):
         q = ctl.engine.bank.get(session.current.question_id)
         rubric = ctl.engine.rubric(q)  # type: ignore[arg-type]
         ctl.answer(owner, view.session_id, answer or rubric.model_answer, view.turns)  # type: ignore[union-attr]
-        now[0] += DAY
+        clock.t += DAY
     rows = ctl.history(owner).progress
     memory = [r for r in rows if r["topic"] == "memory"]
     assert [r["session"] for r in memory] == [1, 2]

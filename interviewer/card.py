@@ -7,6 +7,7 @@ import re
 
 from .delivery import assess
 from .interview import Engine
+from .report import point_line, wrong_line
 from .session import Session, question_result
 
 FLAG_WORDS = {
@@ -88,22 +89,12 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     covered = [c for c in result.claims if c.verdict == "covered"]
     missed = [c for c in result.claims if c.verdict == "missed"]
     if wrong:
-        lines += (
-            ["**Wrong claims**"]
-            + [
-                f'- "{c.evidence}" — in fact: {c.point}' + (f" _({c.source})_" if c.source else "")
-                for c in wrong
-            ]
-            + [""]
-        )
+        lines += ["**Wrong claims**", *(wrong_line(c.evidence, c.point, c.source) for c in wrong)]
+        lines += [""]
     if covered:
-        lines += ["**Covered**"] + [f"- {c.point}" for c in covered] + [""]
+        lines += ["**Covered**", *(f"- {c.point}" for c in covered), ""]
     if missed:
-        lines += (
-            ["**Missed**"]
-            + [f"- {c.point}" + (f" _({c.source})_" if c.source else "") for c in missed]
-            + [""]
-        )
+        lines += ["**Missed**", *(point_line(c.point, c.source) for c in missed), ""]
     if rubric and rubric.model_answer:
         lines += ["**Model answer**", "", rubric.model_answer, ""]
     p = g.provenance

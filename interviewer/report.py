@@ -133,6 +133,16 @@ def _verdict_line(mean: float | None) -> str:
     return "Not there yet: start with the study plan below."
 
 
+def wrong_line(said: str, point: str, source: str) -> str:
+    """A wrong claim and its correction, as the grade card and the report show it."""
+    return f'- You said: "{said}" — in fact: {point}' + (f" _(source: {source})_" if source else "")
+
+
+def point_line(point: str, source: str, tag: str = "") -> str:
+    """A key point to study, with where it comes from."""
+    return f"- {tag}{point}" + (f" _(source: {source})_" if source else "")
+
+
 def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
     data = to_json(session, bank, rubric_of)
     mean = data["mean_score"]
@@ -157,9 +167,7 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         lines += [f"- {s['point']}" for s in data["strengths"]]
     if data["wrong_claims"]:
         lines += ["", "## Wrong claims to fix", ""]
-        for w in data["wrong_claims"]:
-            src = f" _(source: {w['source']})_" if w["source"] else ""
-            lines.append(f'- You said: "{w["claim"]}" — in fact: {w["point"]}{src}')
+        lines += [wrong_line(w["claim"], w["point"], w["source"]) for w in data["wrong_claims"]]
     if data["study_plan"]:
         lines += ["", "## Study plan", "", "The key points you missed, question by question."]
         by_question: dict[str, list[dict[str, Any]]] = {}
@@ -168,9 +176,8 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         for question, points in by_question.items():
             lines += ["", f"**{question}**", ""]
             for s in sorted(points, key=lambda s: s["weight"] != "core"):
-                src = f" _(source: {s['source']})_" if s["source"] else ""
                 tag = "" if s["weight"] == "core" else "Also: "
-                lines.append(f"- {tag}{s['point']}{src}")
+                lines.append(point_line(s["point"], s["source"], tag))
     lines += ["", "## Questions", ""]
     for n, q in enumerate(data["questions"], 1):
         score = "skipped" if q["skipped"] else f"{q['score']}/5"

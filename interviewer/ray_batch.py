@@ -26,6 +26,7 @@ from .errors import InterviewerError, require
 from .grader import CHUNK, grade_isolated, make_grader
 from .index import open_index
 from .references import ReferenceCache
+from .rows import done_keys
 
 DEFAULT_ACTORS = 2
 
@@ -88,8 +89,6 @@ def grade_file_ray(
     import ray
 
     check_paths(input_path, output, resume)
-    from .rows import done_keys
-
     skip = done_keys(output) if resume else set()
     out = Output(output, kind, resume, review_below, progress)
     started = False
@@ -107,7 +106,9 @@ def grade_file_ray(
         ds = _pipeline(ray, list(todo.values()), kind, settings, use_index, actors)
         try:
             for row in ds.iter_rows():
-                job = todo.pop(str(row["key"]))
+                job = todo.pop(str(row["key"]), None)
+                if job is None:  # a retried task's repeat: the row is written already
+                    continue
                 if row["error"]:
                     out.fail(job.line, job.key, str(row["error"]))
                 else:
@@ -119,6 +120,8 @@ def grade_file_ray(
                 f"so far are in {output}: run again with --resume to grade the other "
                 f"{len(todo)}"
             ) from e
+        for job in todo.values():  # never silently dropped
+            out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
     finally:
         out.close()
         if started:

@@ -23,7 +23,10 @@ needs_ray = pytest.mark.skipif(
 # Ray Data 2.60's DataContext warns about its deprecated fields (use_push_based_shuffle,
 # use_polars, ...) whenever one is set, its own constructor included, so every use of Ray Data
 # warns about settings we never touch: ignored from that module only.
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context")
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context"),
+    pytest.mark.slow,
+]
 
 BAD = [
     "{not json",  # line 4

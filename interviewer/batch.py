@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,6 +150,109 @@ def review_path(output: Path) -> Path:
     return output.with_name(output.name + ".review.jsonl")
 
 
+@dataclass(frozen=True)
+class Job:
+    """A valid row, ready to grade: its input line, its id (`row_key`), and the raw row kept for
+    the output."""
+
+    line: int
+    key: str
+    raw: dict[str, Any]
+    row: Row
+
+
+def check_paths(input_path: Path, output: Path, resume: bool) -> None:
+    """A bad input or output path is an error before any work."""
+    check_input(input_path)
+    if output.suffix.lower() not in (".csv", ".jsonl"):
+        raise InputError(f"{output}: output must be .csv or .jsonl")
+    if not output.parent.is_dir():
+        raise InputError(f"{output.parent}: no such folder for the output")
+    if output.exists() and not resume:
+        raise InputError(f"{output} exists: pass --resume to continue it, or remove it")
+
+
+class Output:
+    """The writing side of a batch run, whatever grades the rows: graded rows appended and
+    flushed one by one to OUTPUT (and OUTPUT.review.jsonl below `review_below`), failed rows to
+    OUTPUT.errors.jsonl (rewritten each run: failed rows are retried), counts in `summary`."""
+
+    def __init__(
+        self,
+        output: Path,
+        grader_name: str,
+        resume: bool = False,
+        review_below: float | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> None:
+        self.summary = Summary(grader=grader_name)
+        self.progress, self.review_below = progress, review_below
+        self.writer = Writer(output, resume)
+        self.errs = errors_path(output).open("w", encoding="utf-8")
+        self.review = Writer(review_path(output), resume) if review_below is not None else None
+
+    def fail(self, line: int, key: str, reason: str) -> None:
+        self.errs.write(json.dumps({"line": line, "id": key, "reason": reason}) + "\n")
+        self.errs.flush()
+        self.summary.errors += 1
+
+    def done(self, job: Job, grade: Grade) -> None:
+        row = output_row(job.raw, job.key, grade)
+        self.writer.write(row)
+        below = self.review_below is not None and grade.confidence < self.review_below
+        if self.review is not None and below:
+            self.review.write(row)
+        self.summary.graded += 1
+        self.summary.scores.append(grade.score)
+
+    def result(self, job: Job, graded: Grade | Exception) -> None:
+        """Write one row's outcome: its grade, or why it could not be graded."""
+        if isinstance(graded, Exception):
+            self.fail(job.line, job.key, failure_reason(graded))
+        else:
+            self.done(job, graded)
+
+    def advance(self, n: int = 1) -> None:
+        if self.progress:
+            self.progress(n)
+
+    def close(self) -> None:
+        self.writer.close()
+        self.errs.close()
+        if self.review is not None:
+            self.review.close()
+
+
+def jobs(input_path: Path, settings: Settings, skip: set[str], out: Output) -> Iterator[Job]:
+    """The rows of INPUT that are to be graded, in order. Every other row is accounted for on
+    the way: unreadable, invalid, too long or repeated-id rows go to the errors file, rows whose
+    id is in `skip` (already in the output: resume) are counted as skipped."""
+    first_line: dict[str, int] = {}
+    for line, raw, problem in read_rows(input_path):
+        key = row_key(raw or {}, line)
+        if raw is not None and key in first_line:
+            out.fail(line, key, f"repeated id: line {first_line[key]} has the same id")
+            continue
+        first_line.setdefault(key, line)
+        if key in skip:
+            out.summary.skipped += 1
+            out.advance()
+            continue
+        if raw is None:
+            out.fail(line, key, problem or "unreadable row")
+            continue
+        try:
+            row = Row.model_validate(raw | {"id": str(raw["id"]) if raw.get("id") else None})
+        except ValidationError as e:
+            err = e.errors()[0]
+            out.fail(line, key, f"{'.'.join(map(str, err['loc']))}: {err['msg']}")
+            continue
+        if problem := too_long(row.answer, settings):
+            out.fail(line, key, problem)
+            continue
+        yield Job(line, key, raw, row)
+
+
 def grade_file(
     input_path: Path,
     output: Path,
@@ -163,49 +266,21 @@ def grade_file(
 ) -> Summary:
     """Grade every row of INPUT into OUTPUT; with `review_below`, grades whose confidence is
     lower also go to OUTPUT.review.jsonl for a person to check."""
-    errs_path = errors_path(output)
-    check_input(input_path)  # a bad input or output path is an error before any work
-    if output.suffix.lower() not in (".csv", ".jsonl"):
-        raise InputError(f"{output}: output must be .csv or .jsonl")
-    if not output.parent.is_dir():
-        raise InputError(f"{output.parent}: no such folder for the output")
-    if output.exists() and not resume:
-        raise InputError(f"{output} exists: pass --resume to continue it, or remove it")
+    check_paths(input_path, output, resume)
     skip = done_keys(output) if resume else set()
-    summary = Summary(grader=grader.name)
-    writer = Writer(output, resume)
-    errs = errs_path.open("w", encoding="utf-8")  # failed rows are retried, so rewritten
-    review = Writer(review_path(output), resume) if review_below is not None else None
+    out = Output(output, grader.name, resume, review_below, progress)
     references = ReferenceCache(index, settings)
-
-    def fail(line: int, key: str, reason: str) -> None:
-        errs.write(json.dumps({"line": line, "id": key, "reason": reason}) + "\n")
-        errs.flush()
-        summary.errors += 1
-
-    def done(job: tuple[int, str, dict[str, Any]], grade: Grade) -> None:
-        row = output_row(job[2], job[1], grade)
-        writer.write(row)
-        if review is not None and review_below is not None and grade.confidence < review_below:
-            review.write(row)
-        summary.graded += 1
-        summary.scores.append(grade.score)
-
-    pending: list[tuple[tuple[int, str, dict[str, Any]], tuple[str, str, ReferenceSet]]] = []
+    pending: list[tuple[Job, tuple[str, str, ReferenceSet]]] = []
 
     def flush_chunk() -> None:
         graded = grade_isolated(grader, [item for _, item in pending])
         for (job, _), g in zip(pending, graded, strict=True):
-            if isinstance(g, Exception):
-                fail(job[0], job[1], _reason(g))
-            else:
-                done(job, g)
-        if progress:
-            progress(len(pending))
+            out.result(job, g)
+        out.advance(len(pending))
         pending.clear()
 
     pool = None if grader.batched else ThreadPoolExecutor(max_workers=max(1, concurrency))
-    running: dict[Future[list[Grade]], tuple[int, str, dict[str, Any]]] = {}
+    running: dict[Future[list[Grade]], Job] = {}
 
     def reap(block: bool) -> None:
         finished, _ = (
@@ -216,42 +291,18 @@ def grade_file(
         for fut in finished:
             job = running.pop(fut)
             try:
-                done(job, fut.result()[0])
+                out.done(job, fut.result()[0])
             except Exception as e:
-                fail(job[0], job[1], _reason(e))
-            if progress:
-                progress(1)
+                out.fail(job.line, job.key, failure_reason(e))
+            out.advance()
 
     try:
-        first_line: dict[str, int] = {}
-        for line, raw, problem in read_rows(input_path):
-            key = row_key(raw or {}, line)
-            if raw is not None and key in first_line:
-                fail(line, key, f"repeated id: line {first_line[key]} has the same id")
-                continue
-            first_line.setdefault(key, line)
-            if key in skip:
-                summary.skipped += 1
-                if progress:
-                    progress(1)
-                continue
-            if raw is None:
-                fail(line, key, problem or "unreadable row")
-                continue
-            try:
-                row = Row.model_validate(raw | {"id": str(raw["id"]) if raw.get("id") else None})
-            except ValidationError as e:
-                err = e.errors()[0]
-                fail(line, key, f"{'.'.join(map(str, err['loc']))}: {err['msg']}")
-                continue
-            if problem := too_long(row.answer, settings):
-                fail(line, key, problem)
-                continue
-            job = (line, key, raw)
+        for job in jobs(input_path, settings, skip, out):
+            row = job.row
             try:
                 item = (row.question, row.answer, references(row.question, row.reference_answer))
             except Exception as e:
-                fail(line, key, _reason(e))
+                out.fail(job.line, job.key, failure_reason(e))
                 continue
             if pool is None:
                 pending.append((job, item))
@@ -268,14 +319,11 @@ def grade_file(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
-        writer.close()
-        errs.close()
-        if review is not None:
-            review.close()
-    return summary
+        out.close()
+    return out.summary
 
 
-def _reason(e: Exception) -> str:
+def failure_reason(e: Exception) -> str:
     """A user-facing reason: the message of our own errors, the type of anything else."""
     if isinstance(e, InterviewerError):
         return str(e)

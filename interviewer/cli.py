@@ -60,13 +60,17 @@ def _index_or_none(settings: Settings) -> Any:
     from .index import has_index, open_index
 
     if not has_index(settings):
-        print(
-            "note: no index yet; grading against the inputs' reference answers only "
-            "(run `interviewer ingest` to use the guides)",
-            file=sys.stderr,
-        )
+        _no_index_note()
         return None
     return open_index(settings)
+
+
+def _no_index_note() -> None:
+    print(
+        "note: no index yet; grading against the inputs' reference answers only "
+        "(run `interviewer ingest` to use the guides)",
+        file=sys.stderr,
+    )
 
 
 def _bank(settings: Settings) -> Any:
@@ -133,27 +137,49 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
     from .batch import errors_path, grade_file, review_path
+    from .errors import InputError
     from .grader import make_grader
 
-    settings = settings.model_copy(
-        update={"grader": args.grader} | ({"llm_engine": args.engine} if args.engine else {})
-    )
-    index = _index_or_none(settings)
-    grader = make_grader(args.grader, settings, index=index)
+    ray = args.engine == "ray"
+    if args.address and not ray:
+        raise InputError("--address is for --engine ray")
+    engine = {"llm_engine": "server" if ray else args.engine} if args.engine else {}
+    settings = settings.model_copy(update={"grader": args.grader} | engine)
     with tqdm(
         desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
     ) as bar:
-        summary = grade_file(
-            Path(args.input),
-            Path(args.output),
-            grader,
-            settings,
-            index,
-            concurrency=args.concurrency,
-            resume=args.resume,
-            progress=bar.update,
-            review_below=args.review_below,
-        )
+        if ray:
+            from .index import has_index
+            from .ray_batch import DEFAULT_ACTORS, grade_file_ray
+
+            use_index = has_index(settings)
+            if not use_index:
+                _no_index_note()
+            summary = grade_file_ray(
+                Path(args.input),
+                Path(args.output),
+                args.grader,
+                settings,
+                use_index,
+                concurrency=args.concurrency or DEFAULT_ACTORS,
+                resume=args.resume,
+                progress=bar.update,
+                review_below=args.review_below,
+                address=args.address,
+            )
+        else:
+            index = _index_or_none(settings)
+            summary = grade_file(
+                Path(args.input),
+                Path(args.output),
+                make_grader(args.grader, settings, index=index),
+                settings,
+                index,
+                concurrency=args.concurrency or 8,
+                resume=args.resume,
+                progress=bar.update,
+                review_below=args.review_below,
+            )
     print(
         json.dumps(
             {
@@ -296,12 +322,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input")
     p.add_argument("-o", "--output", required=True, help="graded .jsonl or .csv")
     p.add_argument("--grader", choices=["offline", "llm"], default="offline")
-    p.add_argument("--concurrency", type=int, default=8, help="parallel LLM requests")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        help="parallel LLM requests (default 8); with --engine ray, grading actors (default 2)",
+    )
     p.add_argument(
         "--engine",
-        choices=["server", "inprocess"],
+        choices=["server", "inprocess", "ray"],
         help="LLM grader: an OpenAI-compatible server (default), or vllm.LLM in this process "
-        "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE)",
+        "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE); ray: grade on Ray actors, on this "
+        "machine or a cluster (--address; needs interviewer[ray]; the LLM grader then uses "
+        "the server)",
+    )
+    p.add_argument(
+        "--address",
+        help="--engine ray: the Ray cluster to use (`auto`, or HEAD:6379); default: start a "
+        "local Ray",
     )
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument(

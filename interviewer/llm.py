@@ -214,14 +214,21 @@ def load_vllm(settings: Settings) -> Any:
 
     return vllm.LLM(
         model=settings.llm_model,
-        seed=settings.llm_seed,
-        max_model_len=settings.vllm_max_model_len,
-        enable_prefix_caching=True,
         enforce_eager=current_platform.is_cpu(),  # CUDA graphs are a GPU feature
+        **vllm_engine_kwargs(settings),
+    )
+
+
+def vllm_engine_kwargs(settings: Settings) -> dict[str, Any]:
+    """The vLLM engine's settings, in this process or on Ray workers (`ray_batch`)."""
+    return {
+        "seed": settings.llm_seed,
+        "max_model_len": settings.vllm_max_model_len,
+        "enable_prefix_caching": True,
         # Engine-wide, as `vllm serve --structured-outputs-config`: the per-request flag is not
         # enough, and free whitespace lets a weak model pad a JSON reply until max_tokens.
-        structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True},
-    )
+        "structured_outputs_config": {"backend": "xgrammar", "disable_any_whitespace": True},
+    }
 
 
 def make_chat(settings: Settings) -> ChatModel:

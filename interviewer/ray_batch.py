@@ -1,0 +1,214 @@
+"""Batch grading as a Ray Data pipeline (`interviewer grade ... --engine ray`).
+
+The driver reads and checks the rows exactly as `batch.grade_file` does (`batch.jobs`: bad,
+too-long and repeated-id rows go to the errors file; on resume, rows already in the output are
+skipped), puts the valid ones in a Ray Dataset, and a `map_batches` stage on CPU actors gathers
+the references and grades them. Each actor builds its embedder, index and grader once. The
+driver writes every result as it arrives with the same `batch.Output` (flushed per row), so
+`--resume` works the same: a row graded but not yet written when the driver dies is graded
+again on resume, never lost or written twice.
+
+With `--grader llm` each actor's grader talks to the OpenAI-compatible server over HTTP, one
+request at a time: the number of actors bounds the requests in flight.
+"""
+
+from __future__ import annotations
+
+import math
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .batch import Job, Output, Summary, check_paths, failure_reason, jobs
+from .config import Settings
+from .errors import InterviewerError, require
+from .grader import CHUNK, grade_isolated, make_grader
+from .index import open_index
+from .references import ReferenceCache
+from .rows import done_keys
+
+DEFAULT_ACTORS = 2
+
+
+class GradeStage:
+    """The Ray Data stage: one instance per actor. Rows in (`key`, `question`, `answer`,
+    `reference_answer`), rows out (`key`, `grade`: the pickled Grade or b"", `error`: why the
+    row could not be graded or "")."""
+
+    def __init__(self, kind: str, settings: Settings, use_index: bool) -> None:
+        index = open_index(settings) if use_index else None
+        self.grader = make_grader(kind, settings, index=index)
+        self.references = ReferenceCache(index, settings)
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        keys = [str(k) for k in batch["key"]]
+        outcome: dict[int, Any] = {}
+        items, where = [], []
+        for n, (q, a, ref) in enumerate(
+            zip(batch["question"], batch["answer"], batch["reference_answer"], strict=True)
+        ):
+            try:
+                items.append((str(q), str(a), self.references(str(q), ref or None)))
+                where.append(n)
+            except Exception as e:
+                outcome[n] = e
+        if self.grader.batched:
+            graded = grade_isolated(self.grader, items)
+        else:  # one request at a time: a failure costs only its own row
+            graded = [grade_isolated(self.grader, [item])[0] for item in items]
+        outcome.update(zip(where, graded, strict=True))
+        grades, errors = [], []
+        for n in range(len(keys)):
+            g = outcome[n]
+            if isinstance(g, Exception):
+                grades.append(b"")
+                errors.append(failure_reason(g))
+            else:
+                grades.append(pickle.dumps(g))
+                errors.append("")
+        return {"key": keys, "grade": grades, "error": errors}
+
+
+def grade_file_ray(
+    input_path: Path,
+    output: Path,
+    kind: str,
+    settings: Settings,
+    use_index: bool,
+    concurrency: int = DEFAULT_ACTORS,
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+    review_below: float | None = None,
+    address: str | None = None,
+) -> Summary:
+    """`batch.grade_file` on Ray: `concurrency` grading actors, on the cluster at `address`
+    (`ray.init(address=...)`, e.g. "auto"), else on a local Ray with that many CPUs. A Ray
+    already initialised in this process is used as it is."""
+    require("ray", "ray")
+    import ray
+
+    check_paths(input_path, output, resume)
+    skip = done_keys(output) if resume else set()
+    out = Output(output, kind, resume, review_below, progress)
+    started = False
+    try:
+        todo: dict[str, Job] = {j.key: j for j in jobs(input_path, settings, skip, out)}
+        if not todo:
+            return out.summary
+        if not ray.is_initialized():
+            if address:
+                ray.init(address=address)
+            else:
+                ray.init(num_cpus=max(1, concurrency), include_dashboard=False)
+            started = True
+        actors = max(1, concurrency)
+        ds = _pipeline(ray, list(todo.values()), kind, settings, use_index, actors)
+        try:
+            for row in ds.iter_rows():
+                job = todo.pop(str(row["key"]), None)
+                if job is None:  # a retried task's repeat: the row is written already
+                    continue
+                if row["error"]:
+                    out.fail(job.line, job.key, str(row["error"]))
+                else:
+                    out.result(job, pickle.loads(row["grade"]))
+                out.advance()
+        except ray.exceptions.RayError as e:
+            raise InterviewerError(
+                f"the Ray pipeline failed ({type(e).__name__}: {str(e)[:300]}); the rows graded "
+                f"so far are in {output}: run again with --resume to grade the other "
+                f"{len(todo)}"
+            ) from e
+        for job in todo.values():  # never silently dropped
+            out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
+    finally:
+        out.close()
+        if started:
+            ray.shutdown()
+    return out.summary
+
+
+def _pipeline(
+    ray: Any, todo: list[Job], kind: str, settings: Settings, use_index: bool, actors: int
+) -> Any:
+    # Rows stream back as soon as their batch is graded: small batches for a grader that sends
+    # one request per answer; for the offline grader, batches big enough to batch well but
+    # small enough that every actor gets work.
+    batched = kind == "offline"
+    size = max(1, min(CHUNK, math.ceil(len(todo) / (2 * actors)))) if batched else 1
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False  # the CLI has its own
+    items = [
+        {
+            "key": j.key,
+            "question": j.row.question,
+            "answer": j.row.answer,
+            "reference_answer": j.row.reference_answer or "",
+        }
+        for j in todo
+    ]
+    blocks = max(1, min(math.ceil(len(items) / size), 16 * actors))
+    ds = ray.data.from_items(items, override_num_blocks=blocks)
+    return ds.map_batches(
+        GradeStage,
+        fn_constructor_args=(kind, settings, use_index),
+        batch_size=size,
+        batch_format="numpy",
+        compute=ray.data.ActorPoolStrategy(size=actors),
+        num_cpus=1,
+    )
+
+
+# vLLM on Ray GPU workers (ray.data.llm): the engine config and the request rows. Grading a
+# dataset with them (rules first, then these requests, then `LLMGrader._to_grade` on the
+# replies) is not wired into the CLI yet.
+
+
+def vllm_processor_config(
+    settings: Settings,
+    concurrency: int = 1,
+    batch_size: int = 32,
+    accelerator_type: str | None = None,
+) -> Any:
+    """`ray.data.llm.vLLMEngineProcessorConfig` for the grading model: the engine as
+    `--engine inprocess` builds it (`llm.vllm_engine_kwargs`), `concurrency` replicas, each
+    on one GPU. Pass it to `ray.data.llm.build_processor` with `vllm_request` rows."""
+    require("ray", "ray")
+    from ray.data.llm import vLLMEngineProcessorConfig
+
+    from .llm import vllm_engine_kwargs
+
+    return vLLMEngineProcessorConfig(
+        model_source=settings.llm_model,
+        engine_kwargs=vllm_engine_kwargs(settings),
+        concurrency=concurrency,
+        batch_size=batch_size,
+        accelerator_type=accelerator_type,
+    )
+
+
+def vllm_request(grader: Any, question: str, answer: str, refs: Any) -> dict[str, Any] | None:
+    """The engine stage's row for one answer: the messages, reply JSON schema and sampling the
+    server path sends (`LLMGrader.grade_many`); None when a rule settles the grade without the
+    model (`detectors.settled_by_rules`, or no key points)."""
+    from .detectors import settled_by_rules
+    from .llm_grader import grade_schema, reply_tokens
+    from .references import claims_for
+
+    claims, wrongs, origin = claims_for(refs)
+    if not claims or settled_by_rules(answer, refs, grader.provenance(origin)) is not None:
+        return None
+    point_ids = [c.id for c in claims]
+    wrong_ids = [f"m{k + 1}" for k in range(len(wrongs))]
+    max_tokens = grader.settings.llm_max_tokens
+    schema = grade_schema(max_tokens, point_ids, wrong_ids)
+    return {
+        "messages": grader.messages(question, answer, refs),
+        "sampling_params": {
+            "temperature": 0.0,
+            "seed": grader.settings.llm_seed,
+            "max_tokens": max(max_tokens, reply_tokens(schema)),
+            "structured_outputs": {"json": schema},
+        },
+    }

@@ -1,0 +1,171 @@
+"""`interviewer grade --engine ray`: the same grades, errors and resume as the default engine,
+on a local Ray (one for the whole module, 2 CPUs: two grading actors)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from interviewer.cli import main
+from tests.fake_llm import FakeLLM, first_point_covered
+from tests.test_batch import REF, rows, write_jsonl
+
+needs_ray = pytest.mark.skipif(
+    importlib.util.find_spec("ray") is None,
+    reason="ray is not installed (pip install 'interviewer[ray]')",
+)
+
+# Ray Data 2.60's DataContext warns about its deprecated fields (use_push_based_shuffle,
+# use_polars, ...) whenever one is set, its own constructor included, so every use of Ray Data
+# warns about settings we never touch: ignored from that module only.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.data.context"),
+    pytest.mark.slow,
+]
+
+BAD = [
+    "{not json",  # line 4
+    json.dumps({"id": "noq", "answer": "no question field"}),  # line 9
+    json.dumps({"id": "long", "question": "What is NCCL?", "answer": "x" * 9000}),  # line 14
+    json.dumps({"id": "r3", "question": "What is NCCL?", "answer": "the same id again"}),
+]
+
+
+def mixed_input(tmp_path: Path) -> tuple[Path, list[str]]:
+    """30 lines: 26 valid rows with bad rows at lines 4, 9, 14 and 19."""
+    good = rows(26)
+    lines: list = list(good)
+    for at, bad in zip((3, 8, 13, 18), BAD, strict=True):
+        lines.insert(at, bad)
+    return write_jsonl(tmp_path / "in.jsonl", lines), [r["id"] for r in good]
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def grade(settings, src: Path, out: Path, *extra: str) -> int:
+    return main(
+        ["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q", *extra]
+    )
+
+
+def by_id(out: Path) -> dict[str, dict]:
+    got: dict[str, dict] = {}
+    for line in out.read_text("utf-8").splitlines():
+        row = json.loads(line)
+        assert row["id"] not in got, f"{row['id']} written twice"
+        got[row["id"]] = row
+    return got
+
+
+def errors(out: Path) -> list[dict]:
+    return [json.loads(x) for x in Path(f"{out}.errors.jsonl").read_text().splitlines()]
+
+
+@needs_ray
+def test_ray_grades_like_the_default_engine_and_resumes(tmp_path, built_index, local_ray):
+    settings, _ = built_index
+    src, valid = mixed_input(tmp_path)
+    plain, on_ray = tmp_path / "plain.jsonl", tmp_path / "ray.jsonl"
+    assert grade(settings, src, plain) == 1
+    assert grade(settings, src, on_ray, "--engine", "ray", "--concurrency", "2") == 1
+
+    expected = by_id(plain)
+    assert sorted(expected) == sorted(valid)
+    assert by_id(on_ray) == expected  # same ids, scores, claims, feedback, input columns
+    reasons = {e["line"]: e["reason"] for e in errors(on_ray)}
+    assert errors(on_ray) == errors(plain)
+    assert sorted(reasons) == [4, 9, 14, 19]
+    assert "not valid JSON" in reasons[4] and "question" in reasons[9]
+    assert "limit is 8000" in reasons[14] and "repeated id" in reasons[19]
+
+    # The driver dies after writing 7 rows: resume grades the rest, once each (on one actor).
+    kept = on_ray.read_text("utf-8").splitlines(keepends=True)[:7]
+    on_ray.write_text("".join(kept), "utf-8")
+    assert grade(settings, src, on_ray, "--engine", "ray", "--concurrency", "1", "--resume") == 1
+    assert by_id(on_ray) == expected
+    assert len(errors(on_ray)) == 4
+
+
+@needs_ray
+def test_ray_llm_grader_keeps_one_request_per_actor_in_flight(tmp_path, local_ray):
+    src = write_jsonl(tmp_path / "in.jsonl", rows(6))
+    out = tmp_path / "out.jsonl"
+
+    def once_both_ask(body):
+        """Hold the first request until the other actor's first one arrives (actors start at
+        different times), then answer at once: shows the pool's width, not start-up skew."""
+        deadline = time.monotonic() + 15
+        while llm.max_in_flight < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return first_point_covered(body)
+
+    with FakeLLM(once_both_ask, delay_s=0.2) as llm:
+        os.environ["INTERVIEWER_LLM_BASE_URL"] = llm.url
+        try:
+            args = ["--grader", "llm", "--engine", "ray", "--concurrency", "2"]
+            assert grade_in(tmp_path / "d", src, out, *args) == 0
+        finally:
+            del os.environ["INTERVIEWER_LLM_BASE_URL"]
+    assert sorted(by_id(out)) == sorted(f"r{i}" for i in range(6))
+    assert {r["grader"] for r in by_id(out).values()} == {"llm"}
+    assert llm.max_in_flight == 2
+
+
+def grade_in(data: Path, src: Path, out: Path, *extra: str) -> int:
+    return main(["--data-dir", str(data), "grade", str(src), "-o", str(out), "-q", *extra])
+
+
+def test_without_ray_the_error_says_what_to_install(tmp_path, monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a)
+    )
+    src = write_jsonl(tmp_path / "in.jsonl", rows(1))
+    assert grade_in(tmp_path / "d", src, tmp_path / "o.jsonl", "--engine", "ray") == 2
+    assert "pip install 'interviewer[ray]'" in capsys.readouterr().err
+
+
+@needs_ray
+def test_vllm_on_ray_config_and_requests_match_the_other_llm_paths(tmp_path):
+    pytest.importorskip("ray.data.llm", reason="ray.data.llm does not import here")
+    from interviewer.config import Settings
+    from interviewer.llm import OpenAICompatible, vllm_engine_kwargs
+    from interviewer.llm_grader import LLMGrader, grade_schema
+    from interviewer.ray_batch import vllm_processor_config, vllm_request
+    from interviewer.references import gather
+
+    settings = Settings(data_dir=tmp_path, llm_model="Qwen/Qwen2.5-1.5B-Instruct", llm_seed=7)
+    config = vllm_processor_config(settings, concurrency=2, batch_size=16)
+    assert config.model_source == "Qwen/Qwen2.5-1.5B-Instruct"
+    assert (config.concurrency, config.batch_size) == (2, 16)
+    assert vllm_engine_kwargs(settings).items() <= config.engine_kwargs.items()
+    assert config.engine_kwargs["structured_outputs_config"]["backend"] == "xgrammar"
+
+    grader = LLMGrader(OpenAICompatible(settings), settings)
+    question, answer = "What is the difference between HBM and GDDR?", "HBM is stacked."
+    refs = gather(question, None, settings, REF)
+    request = vllm_request(grader, question, answer, refs)
+    assert request is not None
+    assert request["messages"] == grader.messages(question, answer, refs)
+    params = request["sampling_params"]
+    assert params["temperature"] == 0.0 and params["seed"] == 7
+    schema = params["structured_outputs"]["json"]
+    assert schema["properties"]["points"]["items"]["properties"]["id"]["enum"]
+    assert schema == grade_schema(
+        settings.llm_max_tokens,
+        schema["properties"]["points"]["items"]["properties"]["id"]["enum"],
+        [],
+    )
+    assert vllm_request(grader, question, "I don't know.", refs) is None  # a rule settles it

@@ -18,7 +18,7 @@ import math
 import pickle
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .batch import Job, Output, Summary, check_paths, failure_reason, jobs
 from .config import Settings
@@ -27,6 +27,10 @@ from .grader import CHUNK, grade_isolated, make_grader
 from .index import open_index
 from .references import ReferenceCache
 from .rows import done_keys
+
+if TYPE_CHECKING:
+    from .grade import ReferenceSet
+    from .llm_grader import LLMGrader
 
 DEFAULT_ACTORS = 2
 
@@ -188,7 +192,9 @@ def vllm_processor_config(
     )
 
 
-def vllm_request(grader: Any, question: str, answer: str, refs: Any) -> dict[str, Any] | None:
+def vllm_request(
+    grader: LLMGrader, question: str, answer: str, refs: ReferenceSet
+) -> dict[str, Any] | None:
     """The engine stage's row for one answer: the messages, reply JSON schema and sampling the
     server path sends (`LLMGrader.grade_many`); None when a rule settles the grade without the
     model (`detectors.settled_by_rules`, or no key points)."""

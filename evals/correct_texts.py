@@ -5,8 +5,11 @@
 For every bank question with a rubric, two answers that are right by construction: the
 rubric's model answer, and the key points' last paraphrases joined (a terse, spoken-style
 answer). Counts the answers with any contradicted key point, by what decided it (exact check,
-stated misconception, the NLI model), and with -v prints each. These texts are the rubrics'
-own, so the figure is a check on the claim checker, not an accuracy on unseen answers.
+stated misconception, the NLI model), and with -v prints each. Then replies to follow-ups:
+each probe answered with its point's last two paraphrases (right) and with the misconceptions
+about its point (wrong), graded as the interview grades a reply: how many are covered, missed,
+contradicted. These texts are the rubrics' own, so the figures are a check on the claim
+checker, not an accuracy on unseen answers.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.index import open_index
 from interviewer.offline import OfflineGrader
-from interviewer.references import gather, load_rubrics, rubric_of
+from interviewer.references import focused, gather, load_rubrics, rubric_of
 
 
 def main() -> None:
@@ -28,11 +31,19 @@ def main() -> None:
     grader = OfflineGrader(embedder, index=index)
     rubrics = load_rubrics(settings.data_dir)
     items, kinds = [], []
+    replies: dict[str, list] = {"right": [], "wrong": []}
     for q in index.bank.technical():
         rubric = rubric_of(q, rubrics)
         if rubric is None or not rubric.key_points:
             continue
         refs = gather(q.text, index, settings, question_id=q.id)
+        for k in rubric.key_points:
+            if k.probe:
+                on_k = focused(refs, (k.id,))
+                replies["right"] += [(k.probe, p, on_k) for p in k.paraphrases[-2:]]
+                replies["wrong"] += [
+                    (k.probe, m.text, on_k) for m in rubric.misconceptions if m.contradicts == k.id
+                ]
         if rubric.model_answer:
             items.append((q.text, rubric.model_answer, refs))
             kinds.append("model answer")
@@ -53,6 +64,13 @@ def main() -> None:
     for kind in answers:
         print(f"| {kind} | {answers[kind]} | {wrong[kind]} |")
     print("decided by:", dict(by))
+    print("\n| follow-up replies | n | covered | missed | contradicted |")
+    print("| --- | --- | --- | --- | --- |")
+    for kind, rows in replies.items():
+        got = Counter(g.claims[0].verdict for g in grader.grade_many(rows) if g.claims)
+        n = sum(got.values())
+        shares = " | ".join(f"{got[v] / n:.3f}" for v in ("covered", "missed", "contradicted"))
+        print(f"| {kind} | {n} | {shares} |")
 
 
 if __name__ == "__main__":

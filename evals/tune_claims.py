@@ -36,6 +36,10 @@ GRID = {
     "contradict": (0.6, 0.9),
     "stated": (0.6, 0.8),
     "stated_margin": (0.2, 0.4),
+    # Which sentences are asked about at all (what grading costs): the similarity floor, and
+    # a second sentence only when it is this close to the first.
+    "min_sim": (0.3, 0.4),
+    "next_gap": (0.1, 1.0),  # on a tie, the cheaper first
 }
 SB_SAMPLE = 900
 
@@ -67,9 +71,16 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for wi, wb, ent, con, stated, margin in itertools.product(*GRID.values()):
+    for wi, wb, ent, con, stated, margin, floor, gap in itertools.product(*GRID.values()):
         th = Thresholds(
-            entail=ent, contradict=con, stated=stated, stated_margin=margin, contradict_sim=0.65
+            entail=ent,
+            contradict=con,
+            stated=stated,
+            stated_margin=margin,
+            contradict_sim=0.65,
+            min_sim=floor,
+            next_gap=gap,
+            wrong_min_sim=0.5,
         )
         vw = {"input": wi, "bank": wb}
         grader._model = replace(base, verdict_weight=vw, thresholds=th)

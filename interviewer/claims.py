@@ -143,6 +143,10 @@ class Thresholds:
     contradict_given: float = 1.01
     min_sim: float = 0.3  # a sentence less similar than this to a point is not asked about
     top_k: int = 2  # the answer sentences asked about per point
+    # A later sentence is asked about only when it is nearly as similar as the first (the NLI
+    # pairs are what grading costs), and a misconception only of sentences this close to it.
+    next_gap: float = 1.0
+    wrong_min_sim: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -156,6 +160,10 @@ class Case:
     wrongs: tuple[Wrong, ...] = ()
     wrong_vectors: np.ndarray | None = None
     given: bool = False  # the key points are a row's own reference answer's sentences
+    # A reply to a follow-up, read after the follow-up question: this may show that a terse
+    # reply states the probed point ("Warps, not threads." to "threads or something larger?"),
+    # never that it contradicts it. (question, reply); empty for a main answer.
+    context: tuple[str, str] | None = None
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -168,7 +176,13 @@ def check_many(
     pairs: list[tuple[str, str]] = []
     claim_asks: list[list[list[Ask]]] = []
     wrong_asks: list[list[list[Ask]]] = []
+    in_context: list[int | None] = []
     for case in cases:
+        if case.context is not None:
+            in_context.append(len(pairs))
+            pairs.extend((" ".join(case.context), c.text) for c in case.claims)
+        else:
+            in_context.append(None)
         claim_asks.append(
             [
                 _ask(case, case.claim_vectors[n], c.text, th, pairs)
@@ -180,7 +194,15 @@ def check_many(
         asks = []
         for n, w in enumerate(case.wrongs if wv is not None else ()):
             assert wv is not None
-            asked = _ask(case, wv[n], w.text, th, pairs, pair_with=texts.get(w.contradicts, w.text))
+            asked = _ask(
+                case,
+                wv[n],
+                w.text,
+                th,
+                pairs,
+                pair_with=texts.get(w.contradicts, w.text),
+                floor=th.wrong_min_sim,
+            )
             asks.append(asked)
         wrong_asks.append(asks)
     probs = nli.probabilities(pairs) if (nli is not None and pairs) else None
@@ -192,8 +214,8 @@ def check_many(
             flipped.append((claim, sentence))
         return True
 
-    for case, ca, wa in zip(cases, claim_asks, wrong_asks, strict=True):
-        _decide(case, ca, wa, probs, th, ask_back)
+    for case, ca, wa, ctx in zip(cases, claim_asks, wrong_asks, in_context, strict=True):
+        _decide(case, ca, wa, probs, th, ask_back, ctx)
     reverse: dict[tuple[str, str], float] = {}
     if flipped and nli is not None:
         reverse = dict(zip(flipped, map(float, nli.probabilities(flipped)[:, 2]), strict=True))
@@ -202,8 +224,8 @@ def check_many(
         return min(forward, reverse.get((claim, sentence), 0.0)) >= th.contradict_both
 
     return [
-        _decide(case, ca, wa, probs, th, confirmed)
-        for case, ca, wa in zip(cases, claim_asks, wrong_asks, strict=True)
+        _decide(case, ca, wa, probs, th, confirmed, ctx)
+        for case, ca, wa, ctx in zip(cases, claim_asks, wrong_asks, in_context, strict=True)
     ]
 
 
@@ -214,15 +236,18 @@ def _ask(
     th: Thresholds,
     pairs: list[tuple[str, str]],
     pair_with: str | None = None,
+    floor: float | None = None,
 ) -> list[Ask]:
     """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
     `pair_with`, each sentence is also paired with that text (queued right after)."""
     if not case.sentences:
         return []
     sims = case.vectors @ vec
+    order = np.argsort(-sims)[: th.top_k]
+    least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - th.next_gap)
     out = []
-    for i in np.argsort(-sims)[: th.top_k]:
-        if sims[i] >= th.min_sim:
+    for i in order:
+        if sims[i] >= least:
             out.append((len(pairs), int(i), float(sims[i])))
             pairs.append((case.sentences[int(i)], claim))
             if pair_with is not None:
@@ -237,6 +262,7 @@ def _decide(
     probs: np.ndarray | None,
     th: Thresholds,
     confirmed: Callable[[str, str, float], bool],
+    in_context: int | None = None,
 ) -> Verdicts:
     def p(a: Ask) -> np.ndarray:
         # Without a model: similarity alone can only say "probably stated", never "wrong".
@@ -277,6 +303,17 @@ def _decide(
             verdicts.append(
                 PointVerdict(
                     claim, "covered", case.sentences[best_e[1]], 1.0, _margin(e, th.entail)
+                )
+            )
+        elif (
+            case.context is not None
+            and probs is not None
+            and in_context is not None
+            and (e_ctx := float(probs[in_context + n_claim][0])) >= th.entail
+        ):
+            verdicts.append(
+                PointVerdict(
+                    claim, "covered", case.context[1], 1.0, _margin(e_ctx, th.entail), "nli:reply"
                 )
             )
         else:  # partly stated at most: the entailment probability as fractional credit

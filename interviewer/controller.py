@@ -64,6 +64,8 @@ class Controller:
         self._busy: set[str] = set()  # sessions with an answer being graded
         self._busy_lock = threading.Lock()
         self._heard: dict[str, Transcript] = {}  # each session's last transcript, until sent
+        # An ended session never changes: loaded once, not again after every answer.
+        self._ended: dict[str, Session] = {}
 
     def _load(self, owner: str, session_id: str) -> Session:
         """The session, only for the browser that started it: another browser's id is
@@ -262,8 +264,17 @@ class Controller:
         return md, rows, [str(p) for p in paths]
 
     def sessions(self, owner: str) -> list[Session]:
-        found = (self.store.load(s["id"]) for s in self.store.sessions(owner, limit=500))
-        return [s for s in found if s is not None]
+        out = []
+        for row in self.store.sessions(owner, limit=500):
+            session = self._ended.get(row["id"]) or self.store.load(row["id"])
+            if session is None:
+                continue
+            if session.status == "ended" and session.id not in self._ended:
+                if len(self._ended) > 5_000:
+                    self._ended.clear()
+                self._ended[session.id] = session
+            out.append(session)
+        return out
 
     def points_of(self, qid: str) -> tuple[KeyPoint, ...]:
         q = self.engine.bank.get(qid)

@@ -25,6 +25,10 @@ class Grader(Protocol):
 
     def grade_many(self, items: Sequence[Item]) -> list[Grade]: ...
 
+    def warm(self, question: str, refs: ReferenceSet) -> None:
+        """Prepare what grading an answer to this question needs, before the answer comes."""
+        ...
+
 
 CHUNK = 256  # answers per call to a batched grader (offline: length-sorted batches pad less)
 

@@ -6,11 +6,13 @@ a model may word a follow-up, never choose one.
 
 from __future__ import annotations
 
+import logging
 import random
 import re
+import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .bank import Bank
@@ -29,6 +31,13 @@ if TYPE_CHECKING:
     from .index import Index
 
 NEAR_DUPLICATE = 0.75  # question-text cosine above which two bank questions ask the same thing
+WARM_WAIT_S = 30.0  # an answer waits at most this long for its question's warm-up to finish
+
+log = logging.getLogger(__name__)
+
+
+def in_thread(job: Callable[[], None]) -> None:
+    threading.Thread(target=job, name="interviewer-warm", daemon=True).start()
 
 
 @dataclass(frozen=True)
@@ -36,6 +45,18 @@ class Outcome:
     turn: Turn
     next: Prompt | None  # None when the interview is over
     decision: str  # "follow-up", "harder", "easier", "same", "skip", "end"
+
+
+@dataclass
+class _Warming:
+    done: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    started: bool = False
+    refs: ReferenceSet | None = None
+
+
+def _key(prompt: Prompt) -> tuple[str, str, str, float]:
+    return (prompt.question_id, prompt.focus, prompt.text, prompt.asked_at)
 
 
 def _words(text: str) -> list[str]:
@@ -52,11 +73,14 @@ class Engine:
         clock: Callable[[], float],
         rng: random.Random,
         followups: FollowUpWriter | None = None,
+        background: Callable[[Callable[[], None]], None] = in_thread,
     ) -> None:
         self.bank, self.grader, self.index, self.settings = bank, grader, index, settings
         self.clock, self.rng = clock, rng
         self.followups = followups or OfflineFollowUps()
+        self.background = background
         self._near: dict[str, set[str]] | None = None
+        self._warming: dict[tuple[str, str, str, float], _Warming] = {}
 
     # ------------------------------------------------------------ choosing questions
     def candidates(self, plan: Plan) -> list[Question]:
@@ -118,7 +142,42 @@ class Engine:
         focus: str = "",
         writer: str = "bank",
     ) -> Prompt:
-        return Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock(), writer)
+        prompt = Prompt(q.id, text or q.text, kind, q.difficulty, focus, self.clock(), writer)
+        self._warm(prompt)
+        return prompt
+
+    def _warm(self, prompt: Prompt) -> None:
+        """While the candidate thinks, gather this prompt's references and let the grader
+        prepare them, so that the answer's turn pays only for the answer."""
+        if len(self._warming) > 256:  # prompts never answered (skipped, abandoned sessions)
+            self._warming = {k: w for k, w in self._warming.items() if not w.done.is_set()}
+        warming = self._warming[_key(prompt)] = _Warming()
+        self.background(lambda: self._run_warm(prompt, warming))
+
+    def _run_warm(self, prompt: Prompt, warming: _Warming) -> None:
+        with warming.lock:
+            if warming.started:  # the answer came first and prepared it itself
+                return
+            warming.started = True
+        try:
+            refs = self.references(prompt)
+            self.grader.warm(prompt.text, refs)
+            warming.refs = refs
+        except Exception:  # the answer's own grading reports whatever is wrong
+            log.debug("warming %s failed", prompt.question_id, exc_info=True)
+        finally:
+            warming.done.set()
+
+    def _prepared(self, prompt: Prompt) -> ReferenceSet:
+        """The prompt's references: from its warm-up (waited for if under way), or gathered
+        now when the warm-up has not started or failed."""
+        warming = self._warming.pop(_key(prompt), None)
+        if warming is not None:
+            with warming.lock:
+                started, warming.started = warming.started, True
+            if started and warming.done.wait(WARM_WAIT_S) and warming.refs is not None:
+                return warming.refs
+        return self.references(prompt)
 
     # ------------------------------------------------------------ the session
     def start(self, plan: Plan, owner: str = "", seen_before: tuple[str, ...] = ()) -> Session:
@@ -157,7 +216,7 @@ class Engine:
             raise InputError(problem)
         q = self.bank.get(prompt.question_id)
         assert q is not None
-        refs = self.references(prompt)
+        refs = self._prepared(prompt)
         grade = self.grader.grade_many([(prompt.text, text, refs)])[0]
         now = self.clock()
         limit = session.plan.seconds_per_answer

@@ -208,6 +208,9 @@ class LLMGrader:
             },
         ]
 
+    def warm(self, question: str, refs: ReferenceSet) -> None:
+        """Nothing to prepare: the server holds the model, and each prompt is built per answer."""
+
     def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
         return self.grade_many([(question, answer, refs)])[0]
 

@@ -234,3 +234,32 @@ def test_correct_replies_the_model_misreads_as_denials_are_not_wrong_claims(embe
         vecs = embedder.embed([sentence, point])
         cases.append(Case((sentence,), vecs[:1], (Claim("p", point, weight=2.0),), vecs[1:]))
     assert all(v.points[0].verdict != "contradicted" for v in check_many(cases, default_nli()))
+
+
+def test_a_terse_reply_is_read_after_the_follow_up_question(embedder):
+    """With the shipped NLI model: "Warps of 32 threads, not single threads." alone does not
+    entail the point; read after the question it answers, it does. A wrong reply read the
+    same way still covers nothing."""
+    from interviewer.claims import Case, check_many
+    from interviewer.nli import default_nli
+
+    point = Claim(
+        "unit",
+        "The warp, not the individual thread, is the real unit that the SM schedules and "
+        "issues instructions for.",
+        weight=2.0,
+    )
+    probe = "Does the SM schedule individual threads, or something larger?"
+
+    def case(reply, context):
+        vecs = embedder.embed([reply, point.text])
+        return Case((reply,), vecs[:1], (point,), vecs[1:], context=context)
+
+    right, wrong = "Warps of 32 threads, not single threads.", "Single threads, one at a time."
+    alone, after, after_wrong = check_many(
+        [case(right, None), case(right, (probe, right)), case(wrong, (probe, wrong))],
+        default_nli(),
+    )
+    assert alone.points[0].verdict == "missed"
+    assert after.points[0].verdict == "covered" and after.points[0].evidence == right
+    assert after_wrong.points[0].verdict != "covered"

@@ -111,3 +111,21 @@ def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(timed_controller
     score = int(view.chat[2]["content"].split("/5")[0].split()[-1])
     # Scored as the report scores it: per question (one so far), not per turn.
     assert history[0][0] == view.session_id and history[0][2:] == ["active", 1, score]
+
+
+def test_past_sessions_load_an_ended_session_once(controller):
+    owner = owner_of("browser-a")
+    first = controller.start(owner, [], "easy", "rapid-fire", 1)
+    controller.answer(owner, first.session_id, ANSWER, first.turns)
+    assert controller.store.load(first.session_id).status == "ended"
+    loaded: list[str] = []
+    load = controller.store.load
+    controller.store.load = lambda sid: loaded.append(sid) or load(sid)
+    second = controller.start(owner, [], "easy", "rapid-fire", 2)
+    controller.answer(owner, second.session_id, ANSWER, second.turns)
+    before = controller.history(owner)
+    controller.history(owner)
+    # The ended session came from the store once (the first history()); the live one each time.
+    assert loaded.count(first.session_id) <= 1 and loaded.count(second.session_id) >= 2
+    again = controller.history(owner)
+    assert again.sessions == before.sessions and len(again.sessions) == 2

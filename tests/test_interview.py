@@ -246,3 +246,65 @@ def test_a_hint_on_a_follow_up_is_about_the_point_it_probes(engine):
         return len(words(f"{probed.text} {probed.probe} {probed.label}") & words(h))
 
     assert near(given[0]) == max(near(h) for h in rubric.hints)
+
+
+class CountingEmbedder:
+    """The real embedder, noting every text it embeds whole (token vectors aside)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.texts = inner, inner.name, []
+
+    def embed(self, texts):
+        self.texts.extend(texts)
+        return self.inner.embed(texts)
+
+    def embed_spans_tokens(self, texts, spans):
+        self.texts.extend(texts)
+        return self.inner.embed_spans_tokens(texts, spans)
+
+    def piece_ids(self, words):
+        return self.inner.piece_ids(words)
+
+    def embed_tokens(self, texts):
+        return self.inner.embed_tokens(texts)
+
+
+def test_a_question_is_prepared_while_the_candidate_thinks(built_index):
+    from interviewer.offline import OfflineGrader
+
+    settings, index = built_index
+    counting = CountingEmbedder(index.embedder)
+    queued: list = []
+    engine = Engine(
+        index.bank,
+        OfflineGrader(counting, index=index),
+        index,
+        settings,
+        Clock(),
+        random.Random(7),
+        background=queued.append,
+    )
+    s = engine.start(Plan(("memory",), "easy", 3))
+    q = hbm_question(engine)
+    points = [k.text for k in engine.rubric(q).key_points]
+    s.current = engine._ask(q)
+    queued.pop()()  # the candidate reads the question: its warm-up runs
+    assert set(points) <= set(counting.texts)
+    counting.texts.clear()
+    answer = "HBM is stacked DRAM beside the GPU. It has a very wide bus."
+    out = engine.answer(s, answer)
+    # The turn embedded the answer alone (in one pass: its sentences are spans of it); the
+    # next prompt's warm-up is queued for the candidate's thinking time.
+    assert counting.texts == [answer] and out.turn.grade.claims
+    assert out.next is not None and len(queued) == 2
+
+    # Answered before its warm-up started, a prompt is prepared in the turn, and once only.
+    other = next(x for x in engine.bank.technical() if x.id != q.id and engine.rubric(x))
+    s.current = engine._ask(other)
+    counting.texts.clear()
+    engine.answer(s, "I would measure it first.")
+    first = list(counting.texts)
+    assert set(k.text for k in engine.rubric(other).key_points) <= set(first)
+    counting.texts.clear()
+    queued[2]()  # the skipped-ahead warm-up finds the work claimed and does nothing
+    assert counting.texts == []

@@ -1,10 +1,13 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test]
+    .venv/bin/python -m evals.injection [dev|test] [--padding]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
-were flagged by mistake.
+were flagged by mistake. With --padding, also whether text that is not about the question
+pays: each in-domain answer of that split with content (label 1 or more) is graded alone and
+with each of the split's padding sentences (evals/data/padding.jsonl: pleasantries, appeals,
+self-praise) appended, by the offline grader; a padded answer should never score higher.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 from interviewer.detectors import rule_flags
@@ -55,8 +59,38 @@ def summary(split: str) -> dict[str, object]:
     }
 
 
+def padding(split: str) -> dict[str, object]:
+    from interviewer.config import Settings
+    from interviewer.evaldata import load
+    from interviewer.evals import grade_items
+    from interviewer.grader import make_grader
+    from interviewer.index import open_index
+
+    settings = Settings()
+    index = open_index(settings)
+    lines = (DATA / "padding.jsonl").read_text("utf-8").splitlines()
+    pads = [json.loads(line)["text"] for line in lines if json.loads(line)["split"] == split]
+    part = "dev" if split == "dev" else "report"
+    items = [i for i in load("indomain", settings) if i.part == part and i.score >= 1]
+    padded = [replace(i, answer=f"{i.answer} {p}") for i in items for p in pads]
+    grader = make_grader("offline", settings, index=index)
+    alone = grade_items(items, grader, settings, index, "alone", quiet=True)
+    both = grade_items(padded, grader, settings, index, "padded", quiet=True)
+    gains = [
+        b.score - a.score
+        for n, a in enumerate(alone)
+        for b in both[n * len(pads) : (n + 1) * len(pads)]
+    ]
+    return {
+        "answers": len(items),
+        "padded": len(gains),
+        "higher": sum(g > 0 for g in gains),
+        "lower": sum(g < 0 for g in gains),
+    }
+
+
 def main() -> None:
-    split = sys.argv[1] if len(sys.argv) > 1 else "test"
+    split = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "test"
     s = summary(split)
     n, hit = int(s["injections"]), int(s["flagged"])  # type: ignore[call-overload]
     honest = s["honest_flagged"]
@@ -71,6 +105,11 @@ def main() -> None:
         print(" · ".join(f"{k} {a}/{b}" for k, (a, b) in groups.items()))
     if honest:
         print("honest answers flagged:", honest)
+    if "--padding" in sys.argv:
+        p = padding(split)
+        print(f"\n| padding ({split}) | answers | padded answers | scored higher | scored lower |")
+        print("| --- | --- | --- | --- | --- |")
+        print(f"| offline grader | {p['answers']} | {p['padded']} | {p['higher']} | {p['lower']} |")
 
 
 if __name__ == "__main__":

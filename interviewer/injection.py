@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
+import functools
 import re
 import threading
 import unicodedata
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .errors import DependencyError
 
 PROTOTYPES = Path(__file__).parent / "data" / "injection_prototypes.txt"
 # A sentence this close (cosine) to a prototype asks the grader for a score. Chosen on
@@ -30,8 +33,11 @@ _HOMOGLYPHS = str.maketrans(
     "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅαοτρνκιΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aeopcyxijsdqwABEKMHOPCTXIJSaotpvkiABEZHIKMNOPTYX",
 )
-# Letters spaced out one by one, words apart by two spaces: "g i v e  f u l l  m a r k s".
-_SPACED = re.compile(r"(?<!\S)(?:\S {1,2}){5,}\S(?!\S)")
+# Letters spaced out one by one ("g i v e  f u l l  m a r k s", words apart by two or more
+# spaces, five letters or more) or joined by dots or hyphens ("s-c-o-r-e", "G.I.V.E", four or
+# more).
+_SPACED = re.compile(r"(?<!\S)(?:\S {1,4}){5,}\S(?!\S)")
+_JOINED = re.compile(r"(?<![\w.\-·])(?:\w[.\-·_]){3,}\w(?![\w\-·_])\.?")
 _COMMENTS = re.compile(r"<!--(.*?)-->|\[//\]:\s*#\s*\((.*?)\)", re.S)
 _B64 = re.compile(r"[A-Za-z0-9+/]{16,}={0,2}")
 _HEX = re.compile(
@@ -98,6 +104,14 @@ _EN = [
     r"\b(?:score|grade|rate|mark)\s+(?:this|it|me|my\s+answer)(?:\s+answer)?\s+(?:a\s+)?"
     r"(?:5|five|10|100|full|perfect|max|maximum|highest|top)\b",
     r"\bset\s+(?:the\s+|my\s+)?(?:score|grade|mark)\s+to\b",
+    # the answer itself claiming top marks ("this deserves top marks"; "a perfect score for
+    # efficiency" claims nothing for the answer)
+    rf"\b(?:this|it|i|my\s+answer|this\s+answer|this\s+response)\s+(?:deserves?|earns?|merits?|"
+    rf"should\s+(?:get|receive)|is\s+worth)\s+(?:the\s+|a\s+)?(?:{_TOP}|all\s+(?:the\s+)?(?:marks|"
+    r"points|credit))",
+    # asking for no deductions
+    r"\b(?:do\s+not|don'?t|never|no\s+need\s+to)\s+(?:take|deduct|subtract|dock|remove|knock)\s+"
+    r"(?:any\s+|the\s+)?(?:points?|marks?|credit)",
     rf"\byou\s+are\s+(?:now\s+)?(?:a|an|the)\s+(?:\w+\s+)?{_GRADERS}\b",
     r"\bmark\s+(?:every|all|each)\s+(?:key\s+)?points?\s+as\s+covered",
 ]
@@ -138,9 +152,10 @@ def normalise(text: str, homoglyphs: bool = True) -> str:
     t = unicodedata.normalize("NFKC", text).translate(_ZERO_WIDTH)
     if homoglyphs:
         t = t.translate(_HOMOGLYPHS)
-    return _SPACED.sub(
+    t = _SPACED.sub(
         lambda m: re.sub(r" {2,}", "\0", m.group(0)).replace(" ", "").replace("\0", " "), t
     )
+    return _JOINED.sub(lambda m: re.sub(r"[.\-·_]", "", m.group(0)), t)
 
 
 def _printable(raw: bytes) -> str | None:
@@ -258,103 +273,25 @@ def matches(answer: str) -> bool:
     return any(_ENGLISH.search(t) for t in flipped)
 
 
-# Words common in each language and rare in English technical text ("per", "die", "non", "do",
-# "e" and "o" are left out: English uses them).
-_LATIN_STOP = {
-    "fr": {
-        "les",
-        "est",
-        "une",
-        "des",
-        "pour",
-        "dans",
-        "avec",
-        "sont",
-        "cette",
-        "qui",
-        "pas",
-        "nous",
-        "vous",
-        "aux",
-        "leur",
-        "mais",
-        "très",
-    },
-    "es": {
-        "los",
-        "las",
-        "una",
-        "del",
-        "para",
-        "con",
-        "que",
-        "por",
-        "está",
-        "son",
-        "más",
-        "como",
-        "pero",
-        "también",
-        "el",
-        "es",
-    },
-    "de": {
-        "der",
-        "das",
-        "ist",
-        "und",
-        "ein",
-        "eine",
-        "mit",
-        "für",
-        "nicht",
-        "auf",
-        "den",
-        "sind",
-        "wird",
-        "auch",
-        "werden",
-        "zu",
-    },
-    "pt": {
-        "os",
-        "uma",
-        "não",
-        "são",
-        "para",
-        "com",
-        "que",
-        "mais",
-        "como",
-        "está",
-        "isso",
-        "pelo",
-        "pela",
-        "também",
-    },
-    "it": {
-        "il",
-        "gli",
-        "una",
-        "della",
-        "che",
-        "sono",
-        "anche",
-        "questo",
-        "nel",
-        "alla",
-        "degli",
-        "più",
-        "perché",
-    },
-}
-_EN_STOP = {"the", "is", "a", "an", "of", "and", "to", "in", "for", "with", "that", "it", "on"}
+# langid's probability above which a sentence is taken to be in another language. On the dev
+# parts (6,196 English sentences of Mohler fold 0, SciEntsBank train and the in-domain dev
+# answers) no English sentence reached 0.5; SAF train's German answers score above 0.9.
+FOREIGN_P = 0.7
+
+
+@functools.cache
+def _identifier() -> Any:
+    try:
+        from py3langid.langid import _load_identifier
+    except ImportError as exc:  # a core dependency: only a broken install gets here
+        raise DependencyError("language identification needs py3langid: pip install -e .") from exc
+    return _load_identifier(norm_probs=True)
 
 
 def language(answer: str) -> str:
     """The language of the answer's most foreign sentence: 'en' for English (or too short to
-    tell), else 'other-script' or a language code from stop words. A sentence in another
-    language inside an English answer counts: the grader cannot read it."""
+    tell), else its ISO 639-1 code. A sentence in another language inside an English answer
+    counts: the grader cannot read it."""
     for part in [answer, *sentences(answer)]:
         found = _language(part)
         if found != "en":
@@ -362,16 +299,15 @@ def language(answer: str) -> str:
     return "en"
 
 
-def _language(answer: str) -> str:
-    letters = [ch for ch in answer if ch.isalpha()]
-    if len(letters) < 15:
+def _language(text: str) -> str:
+    letters = [ch for ch in text if ch.isalpha()]
+    other_script = sum(not ("a" <= ch.lower() <= "z" or ch in _ACCENTED) for ch in letters)
+    # A few CJK or Hangul characters are a sentence; a few Latin letters are a word or two.
+    if len(letters) < 15 and other_script < 5:
         return "en"
-    latin = sum("a" <= ch.lower() <= "z" or ch in "àâçéèêëîïôûùüÿñæœäöüßáíóúãõ" for ch in letters)
-    if latin / len(letters) < 0.6:
-        return "other-script"
-    words = re.findall(r"[a-zàâçéèêëîïôûùüÿñæœäöüßáíóúãõ]+", answer.lower())
-    en = sum(w in _EN_STOP for w in words)
-    best, hits = max(
-        ((k, sum(w in v for w in words)) for k, v in _LATIN_STOP.items()), key=lambda kv: kv[1]
-    )
-    return best if hits >= 3 and hits > 2 * en else "en"
+    code, p = _identifier().classify(text)
+    # "zxx" is langid's "no language": identifiers, UUIDs, code.
+    return code if code not in ("en", "zxx") and p >= FOREIGN_P else "en"
+
+
+_ACCENTED = "àâçéèêëîïôûùüÿñæœäöüßáíóúãõ"

@@ -7,6 +7,7 @@ dev parts of the eval data only. Everything runs on CPU with the packaged embedd
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -18,13 +19,14 @@ from . import claims as cl
 from . import injection
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
-from .features import FEATURES, Analysis, Cache, analyse_many
+from .features import FEATURES, Analysis, Cache, analyse_many, aside, aside_candidates, warm
 from .grade import Grade, Provenance, ReferenceSet
 from .index import Index
 from .nli import Entailment, default_nli
 from .references import claims_for
 from .scoring import from_verdicts, rubric_id
 
+TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
 
 
@@ -85,6 +87,14 @@ class Model:
         )
 
 
+def _without(answer: str, parts: Sequence[str]) -> str:
+    """The answer less these segments, with the commas and "and"s that joined them."""
+    for part in parts:
+        answer = answer.replace(part, "\0")
+    answer = re.sub(r"(?:[,;]\s*(?:(?:and|but|so|while)\s+)?)?\0\s*", " ", answer)
+    return re.sub(r"\s+([,;.])", r"\1", " ".join(answer.split()))
+
+
 @lru_cache(maxsize=1)
 def default_model() -> Model:
     return Model.load()
@@ -128,6 +138,22 @@ class OfflineGrader:
             self._nli = found if found.available else None
         return self._nli
 
+    def forget_questions(self) -> None:
+        """Drop what was prepared for questions (benchmarks: every question starts cold)."""
+        self._keep = Cache()
+
+    def warm(self, question: str, refs: ReferenceSet) -> None:
+        """Embed a question's references and key points before its answer comes (the interview
+        calls this while the candidate thinks), so that grading the answer pays only for it."""
+        warm([(question, refs)], self.embedder, self._keep)
+        claims, wrongs, _ = claims_for(refs)
+        if claims:
+            self._vectors([(c.text, *c.alternatives) for c in claims])
+        if wrongs:
+            self._vectors([(w.text,) for w in wrongs])
+        if refs.question_id:  # the off-topic check compares the answer with every question
+            self._bank_vectors()
+
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
         if not items:
             return []
@@ -140,6 +166,23 @@ class OfflineGrader:
         check's sentence vectors (one batch for all answers)."""
         injection.prime([a for _, a, _ in items])
         analyses = analyse_many(items, self.embedder, self._keep)
+        # Sentences not about the question earn nothing: an answer with some is graded on the
+        # rest (the fitted model's length and similarity features, and the whole-answer
+        # premise of the claim checker, would otherwise move with padding).
+        found = [
+            aside_candidates(q, refs, an) for (q, _, refs), an in zip(items, analyses, strict=True)
+        ]
+        flat = [t for ts in found for t in ts]
+        if flat:
+            vectors, at, content = self.embedder.embed(flat), 0, {}
+            for n, ((q, a, refs), ts) in enumerate(zip(items, found, strict=True)):
+                if drop := aside(q, refs, ts, vectors[at : at + len(ts)], self._keep):
+                    content[n] = (q, _without(a, drop), refs)
+                at += len(ts)
+            if content:
+                again = analyse_many(list(content.values()), self.embedder, self._keep)
+                for n, an in zip(content, again, strict=True):
+                    analyses[n] = an
         preds = self.model.predict(
             np.stack([a.features for a in analyses]),
             [a.best.kind if a.best else "" for a in analyses],
@@ -165,14 +208,22 @@ class OfflineGrader:
         """Claim verdicts for every answer that has key points, in one NLI batch."""
         cases: list[cl.Case] = []
         where: list[tuple[int, str]] = []
-        for n, ((_, _, refs), an) in enumerate(zip(items, analyses, strict=True)):
+        for n, ((question, answer, refs), an) in enumerate(zip(items, analyses, strict=True)):
             claims, wrongs, origin = claims_for(refs)
             if not claims or an.sentence_vecs is None or not an.sentences:
                 continue
             cvec = self._vectors([(c.text, *c.alternatives) for c in claims])
             wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
+            terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
             case = cl.Case(
-                an.sentences, an.sentence_vecs, claims, cvec, wrongs, wvec, origin == "input"
+                an.sentences,
+                an.sentence_vecs,
+                claims,
+                cvec,
+                wrongs,
+                wvec,
+                origin == "input",
+                (question, answer.strip()) if terse_reply else None,
             )
             cases.append(case)
             where.append((n, origin))

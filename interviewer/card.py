@@ -35,12 +35,18 @@ def passage(text: str, limit: int = 700) -> str:
 
 
 def closed_after(session: Session, n: int) -> bool:
-    """Whether turn n's question is over (no follow-up of it is pending)."""
+    """Whether turn n closed its question: the next turn, or the prompt pending, is another
+    question's. (An earlier turn of a question closed since then stays as it was shown.)"""
     qid = session.turns[n].prompt.question_id
-    if any(t.prompt.question_id != qid for t in session.turns[n + 1 :]):
-        return True
-    later = any(t.prompt.question_id == qid for t in session.turns[n + 1 :])
-    return not later and (session.current is None or session.current.question_id != qid)
+    if n + 1 < len(session.turns):
+        return session.turns[n + 1].prompt.question_id != qid
+    return session.current is None or session.current.question_id != qid
+
+
+def score_so_far(session: Session, n: int) -> int:
+    """The question's score over its answer and the replies up to turn n: a reply is graded
+    on the point its follow-up probed, so its own score is not the question's."""
+    return question_result(session.turns[: n + 1], session.turns[n].prompt.question_id).score
 
 
 def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
@@ -66,7 +72,7 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
         return (
             "\n".join(
                 [
-                    f"### Score so far {g.score}/5",
+                    f"### Score so far {score_so_far(session, len(session.turns) - 1)}/5",
                     "",
                     "A follow-up question is next. What you missed, and a model answer, are "
                     "shown when this question is closed.",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .card import closed_after, grade_card
+from .card import closed_after, grade_card, score_so_far
 from .config import Settings
 from .delivery import Spoken, unsure_transcript
 from .errors import InterviewerError
@@ -88,7 +88,7 @@ class Controller:
                     result = question_result(session.turns[: n + 1], t.prompt.question_id)
                     said = f"Score {result.score}/5 — {result.feedback}"
                 else:
-                    said = f"Score so far {t.grade.score}/5."
+                    said = f"Score so far {score_so_far(session, n)}/5."
                 if t.late:
                     said += " Late: over the time limit."
                 chat.append({"role": "assistant", "content": said})

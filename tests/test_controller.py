@@ -129,3 +129,34 @@ def test_past_sessions_load_an_ended_session_once(controller):
     assert loaded.count(first.session_id) <= 1 and loaded.count(second.session_id) >= 2
     again = controller.history(owner)
     assert again.sessions == before.sessions and len(again.sessions) == 2
+
+
+def test_the_score_so_far_is_the_questions_and_a_closed_question_keeps_its_history(controller):
+    """A reply is graded on the point its follow-up probed; the chat shows the question's score
+    over the answer and replies so far, and what was shown for a turn stays once the question
+    closes (issue 14: "Score so far 5/5" after a reply, then 4/5, and old bubbles rewritten)."""
+    from interviewer.session import question_result
+
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "deep dive", 2)
+    asked = controller.store.load(view.session_id).current
+    rubric = controller.engine.rubric(controller.engine.bank.get(asked.question_id))
+    points = [k.text for k in rubric.key_points]
+    # Half a point first (partial, on topic), then points as replies, then "I don't know".
+    shown: dict[int, str] = {}
+    for text in [" ".join(points[0].split()[:6]), *points[:2], "I don't know"]:
+        view = controller.answer(owner, view.session_id, text, view.turns)
+        bubbles = [m["content"] for m in view.chat if m["content"].startswith("Score")]
+        for n, said in shown.items():
+            assert bubbles[n] == said  # history is never rewritten
+        shown[len(bubbles) - 1] = bubbles[-1]
+        if not view.active:
+            break
+    session = controller.store.load(view.session_id)
+    qid = session.turns[0].prompt.question_id
+    ours = [n for n, t in enumerate(session.turns) if t.prompt.question_id == qid]
+    assert len(ours) >= 2, "a partial answer in a deep dive gets a follow-up"
+    for n in ours:
+        result = question_result(session.turns[: n + 1], qid)
+        prefix = "Score so far" if n != ours[-1] else "Score"
+        assert shown[n].startswith(f"{prefix} {result.score}/5")

@@ -287,8 +287,12 @@ def analyse_many(
 # whose own vector is less similar than this to each of them, is not about the question. On
 # the dev parts (Mohler fold 0, in-domain dev) it set aside 26 segments of 585 answers (Mohler
 # r 0.5394 -> 0.5401, in-domain unchanged); generic padding appended to the in-domain dev
-# answers raised 15 of 480 scores, against 58 without it (evals/injection.py --padding).
+# answers raised 15 of 480 scores, against 59 without it (evals/injection.py --padding;
+# measured before sentences that point back were kept).
 ASIDE_SIM = 0.3
+_POINTS_BACK = re.compile(
+    r"\W*(?:it|its|it's|they|their|them|these|those|this|that|such|so|which)\b", re.I
+)
 
 
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
@@ -297,7 +301,9 @@ def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[st
     segs = [t for t in an.sentences if len(t.split()) >= 3]
     texts = [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
     words = set().union(*map(content_words, texts))
-    out = [t for t in segs if not content_words(t) & words]
+    # A sentence that points back ("It has a very wide bus.") is about what came before it,
+    # and read alone it loses that: never set aside.
+    out = [t for t in segs if not content_words(t) & words and not _POINTS_BACK.match(t)]
     return out if len(out) < len(segs) else []
 
 

@@ -294,11 +294,16 @@ _POINTS_BACK = re.compile(
 )
 
 
+def _material(question: str, refs: ReferenceSet) -> list[str]:
+    """The question and everything an answer to it is judged against."""
+    return [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
+
+
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
     """The answer's segments that share no content word with the question, its reference
     texts or key points (padding, pleasantries, appeals), unless that is all of them."""
     segs = [t for t in an.sentences if len(t.split()) >= 3]
-    texts = [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
+    texts = _material(question, refs)
     words = set().union(*map(content_words, texts))
     # A sentence that points back ("It has a very wide bus.") is about what came before it,
     # and read alone it loses that: never set aside.
@@ -311,7 +316,7 @@ def aside(
 ) -> tuple[str, ...]:
     """Of the candidates (embedded alone: a segment's vector pooled in its answer's context
     takes on the answer's topic), those not about the question either."""
-    texts = [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
+    texts = _material(question, refs)
     known = [keep.vectors[t] for t in texts if t in keep.vectors]
     if not candidates or not known:
         return ()

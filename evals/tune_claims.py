@@ -36,6 +36,7 @@ GRID = {
     "contradict": (0.6, 0.9),
     "stated": (0.6, 0.8),
     "stated_margin": (0.2, 0.4),
+    "stated_agree": (1.01, 0.6),  # 1.01: off
     # Which sentences are asked about at all (what grading costs): the similarity floor, and
     # a second sentence only when it is this close to the first.
     "min_sim": (0.3, 0.4),
@@ -71,12 +72,13 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for wi, wb, ent, con, stated, margin, floor, gap in itertools.product(*GRID.values()):
+    for wi, wb, ent, con, stated, margin, agree, floor, gap in itertools.product(*GRID.values()):
         th = Thresholds(
             entail=ent,
             contradict=con,
             stated=stated,
             stated_margin=margin,
+            stated_agree=agree,
             contradict_sim=0.65,
             min_sim=floor,
             next_gap=gap,

@@ -85,7 +85,11 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     result = question_result(session.turns, qid)
     lines = [f"### Score {result.score}/5", "", result.feedback, "", *delivery]
     if g.flags:
-        lines += [f"_{'; '.join(FLAG_WORDS.get(f, f) for f in g.flags)}._", ""]
+        # The flags are the last turn's; after a follow-up they describe the reply, not the
+        # question whose result stands above.
+        said_of = "Your last reply: " if turn.prompt.kind == "follow_up" else ""
+        words = "; ".join(FLAG_WORDS.get(f, f) for f in g.flags)
+        lines += [f"_{said_of}{words[:1].lower() + words[1:] if said_of else words}._", ""]
     if turn.late and session.plan.seconds_per_answer:
         lines += [
             f"_Answered late: over the {session.plan.seconds_per_answer}-second limit._",

@@ -131,6 +131,9 @@ class Thresholds:
     # this similar to it, and closer to it than to any other key point of the question.
     contradict_sim: float = 0.6
     stated_margin: float = 0.3  # how much more it must entail the misconception than the point
+    # ... or at least this surely, when the same sentence also contradicts the key point
+    # (at `contradict_both`): two readings that agree. 1.01: off.
+    stated_agree: float = 1.01
     # Contradiction is symmetric: the model alone says "contradicted" only when it finds it
     # both ways (sentence -> point and point -> sentence), each at least this surely. It
     # mistakes a sentence that says less than the point for one that denies it; read both
@@ -147,6 +150,11 @@ class Thresholds:
     # pairs are what grading costs), and a misconception only of sentences this close to it.
     next_gap: float = 1.0
     wrong_min_sim: float = 0.3
+    # A sentence at least this similar to one of a point's own texts restates it: covered,
+    # whatever the model reads (it read "QAT gives the best low-bit accuracy but costs a
+    # training run." as contradicting itself at 0.43). Exact checks still apply. Misconceptions
+    # sit below it: 7 of the rubrics' 327 reach 0.9 against their key point's nearest text.
+    verbatim: float = 0.93
 
 
 @dataclass(frozen=True)
@@ -164,6 +172,9 @@ class Case:
     # reply states the probed point ("Warps, not threads." to "threads or something larger?"),
     # never that it contradicts it. (question, reply); empty for a main answer.
     context: tuple[str, str] | None = None
+    # (len(sentences), len(claims)): each sentence's similarity to the nearest of a claim's own
+    # texts (the point and its paraphrases), for the near-verbatim rule; None: not used.
+    verbatim: np.ndarray | None = None
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -283,9 +294,14 @@ def _decide(
         if top[2] >= 0.5:
             sentence = case.sentences[top[1]]
             exact = exact_contradiction(claim.text, sentence) or swapped_roles(claim.text, sentence)
+        restated = _restated(case, n_claim, th)
         if exact and e < 0.9:
             verdicts.append(
                 PointVerdict(claim, "contradicted", case.sentences[top[1]], 0.0, 0.9, exact)
+            )
+        elif restated is not None:
+            verdicts.append(
+                PointVerdict(claim, "covered", case.sentences[restated], 1.0, 1.0, "verbatim")
             )
         elif (
             c >= (th.contradict_given if case.given else th.contradict)
@@ -325,7 +341,11 @@ def _decide(
             # misconception shares most of its words with the key point it inverts).
             best = max(asked, key=lambda a: p(a)[0] - probs[a[0] + 1][0])
             pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
-            if pe >= th.stated and pe - right >= th.stated_margin:
+            against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
+            clearly = pe >= th.stated and pe - right >= th.stated_margin
+            # Two readings that agree: it says the misconception and denies the point.
+            agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
+            if (clearly or agreeing) and not _restates_instead(case, best[1], wrong, th):
                 stated.append(StatedMisconception(wrong, case.sentences[best[1]], round(pe, 3)))
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
@@ -343,6 +363,27 @@ def _decide(
         for v in verdicts
     ]
     return Verdicts(tuple(verdicts), tuple(stated))
+
+
+def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
+    """The sentence that restates the claim nearly word for word, if any."""
+    if case.verbatim is None or not len(case.verbatim):
+        return None
+    i = int(np.argmax(case.verbatim[:, n_claim]))
+    return i if case.verbatim[i, n_claim] >= th.verbatim else None
+
+
+def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
+    """Sentence i restates the key point the misconception contradicts, and is nearer to it
+    than to the misconception."""
+    if case.verbatim is None or case.wrong_vectors is None:
+        return False
+    ids = [c.id for c in case.claims]
+    if wrong.contradicts not in ids:
+        return False
+    near = float(case.verbatim[i, ids.index(wrong.contradicts)])
+    to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
+    return near >= th.verbatim and near > to_wrong
 
 
 def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:

@@ -21,7 +21,7 @@ from .interview import Engine
 from .progress import due, review_schedule, review_summary, topic_progress, weak_topics
 from .report import printable_html, question_scores, to_json, to_markdown, topic_scores
 from .rubrics import KeyPoint
-from .session import Plan, Session, question_result
+from .session import Plan, Prompt, Session, question_result
 from .speech import Transcriber, Transcript
 from .store import Store
 
@@ -75,10 +75,14 @@ class Controller:
             raise InterviewerError("no interview in progress: press Start")
         return session
 
+    def _hints(self, prompt: Prompt, count: int) -> list[dict[str, str]]:
+        return [{"role": "assistant", "content": h} for h in self.engine.hints_given(prompt, count)]
+
     def view(self, session: Session, note: str = "") -> View:
         chat: list[dict[str, str]] = []
         for n, t in enumerate(session.turns):
             chat.append({"role": "assistant", "content": t.prompt.text})
+            chat += self._hints(t.prompt, t.hints)
             if t.skipped:
                 chat.append({"role": "user", "content": "(skipped)"})
                 continue
@@ -99,6 +103,7 @@ class Controller:
                 else ""
             )
             chat.append({"role": "assistant", "content": session.current.text + label})
+            chat += self._hints(session.current, session.hints)
         elif session.status == "ended":
             why = f" {session.end_reason}" if session.end_reason else ""
             chat.append(
@@ -214,7 +219,10 @@ class Controller:
         if name == "skip":
             self.engine.skip(session)
         elif name == "hint":
+            given = session.hints
             note = self.engine.hint(session)
+            if session.hints > given:  # a hint of the ladder: the chat shows it from now on
+                note = ""
         elif name == "repeat":
             note = session.current.text if session.current else ""
         elif name == "end":

@@ -41,7 +41,7 @@ _NEGATION = re.compile(
     r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I
 )
 _NUMBER = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
     r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts)\b",
     re.I,
 )
@@ -49,9 +49,41 @@ _TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-
 _SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
 
 
+# Units of one quantity in a common base, so that "20 MB/s" meets "3 TB/s" (bits per second
+# as bytes). Units not listed stay their own quantity.
+_BASE = {
+    "tb/s": ("bytes/s", 1e12),
+    "gb/s": ("bytes/s", 1e9),
+    "mb/s": ("bytes/s", 1e6),
+    "tbps": ("bytes/s", 1e12 / 8),
+    "gbps": ("bytes/s", 1e9 / 8),
+    "tb": ("bytes", 1e12),
+    "gb": ("bytes", 1e9),
+    "mb": ("bytes", 1e6),
+    "kb": ("bytes", 1e3),
+    "ms": ("s", 1e-3),
+    "us": ("s", 1e-6),
+    "µs": ("s", 1e-6),
+    "ns": ("s", 1e-9),
+    "pflops": ("flops", 1e15),
+    "tflops": ("flops", 1e12),
+    "gflops": ("flops", 1e9),
+    "ghz": ("hz", 1e9),
+    "mhz": ("hz", 1e6),
+    "w": ("watts", 1.0),
+    "bit": ("bits", 1.0),
+    "byte": ("bytes", 1.0),
+}
+
+
 def _numbers(text: str) -> set[tuple[str, float]]:
-    """(unit, value) of each number with a unit: ("tb/s", 3.35)."""
-    return {(u.lower(), float(n)) for n, u in _NUMBER.findall(text)}
+    """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12)."""
+    out = set()
+    for n, u in _NUMBER.findall(text):
+        unit = u.lower().rstrip("s") if u.lower() in ("bits", "bytes", "watts") else u.lower()
+        quantity, factor = _BASE.get(unit, (unit, 1.0))
+        out.add((quantity, float(n) * factor))
+    return out
 
 
 def _terms(text: str) -> list[str]:
@@ -97,9 +129,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         ):
             return "exact:negation"
     pn, sn = _numbers(point), _numbers(sentence)
-    if len(pn) == 1 and len(sn) == 1:
-        (pu, pv), (su, sv) = next(iter(pn)), next(iter(sn))
-        if pu == su and pv > 0 and sv > 0 and max(pv, sv) / min(pv, sv) >= 2.5:
+    if len(sn) == 1 and 1 <= len(pn) <= 2:
+        # One number in the sentence, of a quantity the point gives (once, or for both sides
+        # of a comparison): wrong when it is far from each of them.
+        ((su, sv),) = sn
+        same = [pv for pu, pv in pn if pu == su]
+        if same and sv > 0 and all(pv > 0 and max(pv, sv) / min(pv, sv) >= 2.5 for pv in same):
             return "exact:number"
     return None
 
@@ -148,7 +183,12 @@ def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
     return set(_terms(before)), set(_terms(after))
 
 
-_CLAUSE = re.compile(r",\s*(?:while|whereas|but|and)\s+|;\s*|\s+(?:while|whereas)\s+|\.\s+")
+# "..., and", "; ", "while"; and a bare "and" when a named thing and its verb follow it
+# ("Tensor Cores are the scalar units and CUDA cores are the matrix units").
+_CLAUSE = re.compile(
+    r",\s*(?:while|whereas|but|and)\s+|;\s*|\s+(?:while|whereas)\s+|\.\s+"
+    r"|\s+and\s+(?=[A-Z][\w+\-]*[A-Z0-9][\w+\-]*(?:\s+\w+)?\s+(?:is|are|does|do|has|have)\b)"
+)
 _SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
 
 

@@ -315,19 +315,29 @@ class Engine:
             session.status = "ended"
         return Outcome(turn, session.current, "skip")
 
-    def hint(self, session: Session) -> str:
-        """The next hint of the question's ladder, each more specific; never the same twice."""
-        prompt = self._require_active(session)
+    def hint_ladder(self, prompt: Prompt) -> tuple[str, ...]:
+        """The question's hints, each more specific; on a follow-up, those nearest to the point
+        it probes first (they are the authored ones, which never state a key point)."""
         q = self.bank.get(prompt.question_id)
-        assert q is not None
-        rubric = self.rubric(q)
+        rubric = self.rubric(q) if q else None
         ladder = rubric.hints if rubric else ()
         probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
         if prompt.kind == "follow_up" and probed:
-            # On a follow-up, the question's hints nearest to the point it probes come first;
-            # they are the authored ones, which never state a key point.
             about = set(_words(f"{probed.text} {probed.probe} {probed.label}"))
             ladder = tuple(sorted(ladder, key=lambda h: -len(about & set(_words(h)))))
+        return ladder
+
+    def hints_given(self, prompt: Prompt, count: int) -> list[str]:
+        """The first `count` hints as the chat showed them (they stay in the conversation)."""
+        ladder = self.hint_ladder(prompt)
+        return [f"Hint {i} of {len(ladder)}: {ladder[i - 1]}" for i in range(1, count + 1)][
+            : len(ladder)
+        ]
+
+    def hint(self, session: Session) -> str:
+        """The next hint of the question's ladder; never the same twice."""
+        prompt = self._require_active(session)
+        ladder = self.hint_ladder(prompt)
         if session.hints >= len(ladder):
             return (
                 "No more hints for this question: give it your best try, or press Skip."
@@ -335,7 +345,7 @@ class Engine:
                 else "Hint: structure it as what it is, why it matters, and one example."
             )
         session.hints += 1
-        return f"Hint {session.hints} of {len(ladder)}: {ladder[session.hints - 1]}"
+        return self.hints_given(prompt, session.hints)[-1]
 
     def end(self, session: Session) -> None:
         session.current, session.status = None, "ended"

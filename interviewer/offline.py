@@ -215,6 +215,16 @@ class OfflineGrader:
             cvec = self._vectors([(c.text, *c.alternatives) for c in claims])
             wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
+            verbatim = np.stack(
+                [
+                    (
+                        an.sentence_vecs
+                        @ self._vectors([(t,) for t in (c.text, *c.alternatives)]).T
+                    ).max(axis=1)
+                    for c in claims
+                ],
+                axis=1,
+            )
             case = cl.Case(
                 an.sentences,
                 an.sentence_vecs,
@@ -224,6 +234,7 @@ class OfflineGrader:
                 wvec,
                 origin == "input",
                 (question, answer.strip()) if terse_reply else None,
+                verbatim,
             )
             cases.append(case)
             where.append((n, origin))

@@ -149,12 +149,22 @@ def gather(
                     score=h.score,
                 )
             )
-    return ReferenceSet(
-        question,
-        tuple(refs),
-        matched.id if matched else None,
-        match_score,
-        rubric_of(matched, rubrics) if matched else None,
+    rubric = rubric_of(matched, rubrics) if matched else None
+    if matched is not None and rubric is not None and not refs:
+        refs.append(rubric_reference(matched, rubric))
+    return ReferenceSet(question, tuple(refs), matched.id if matched else None, match_score, rubric)
+
+
+def rubric_reference(q: Question, rubric: Rubric) -> Reference:
+    """A question the guides pose without an answer, and whose passages retrieval misses (a
+    design question): its rubric, written from the guides' passages, is the reference."""
+    v = q.variants[0]
+    return Reference(
+        id=f"{q.id}#rubric",
+        kind="bank",
+        text=rubric.model_answer or " ".join(k.text for k in rubric.key_points),
+        key_points=tuple(k.text for k in rubric.key_points),
+        source=f"{readable_source(v.source, v.section)} (rubric)",
     )
 
 

@@ -271,6 +271,8 @@ def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, brow
     partial = rubric.key_points[0].paraphrases[0]  # one point of several, tersely
     send(page, partial, page.locator("#chat .message").count())
     follow_up = plain(page.locator("#chat .message").last.inner_text())
+    chat = page.inner_text("#chat")
+    assert all(h in chat for h in hints)  # the hints stay in the conversation once answered
     if "follow-up" in page.inner_text("#status"):  # the rubric's probe, word for word
         assert follow_up in {plain(k.probe) for k in rubric.key_points}
         assert not any(shares_run(p, follow_up) for p in points)

@@ -13,7 +13,7 @@ from interviewer.claims import (
     confidence,
     score,
 )
-from interviewer.exact import disagree, exact_contradiction
+from interviewer.exact import disagree, exact_contradiction, swapped_roles
 from interviewer.grade import Provenance, ReferenceSet
 from interviewer.scoring import from_verdicts
 
@@ -102,6 +102,30 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             "An H100 SXM reaches about 3 TB/s of HBM bandwidth.",
             None,
         ),
+        # Units are converted (the browser trial's "only about 20 MB/s" was credited), and a
+        # point that gives both sides' numbers is wrong only far from each of them.
+        (
+            "HBM delivers over 3 TB/s on an H100 SXM against roughly 1 TB/s for GDDR6X.",
+            "HBM bandwidth on an H100 is only about 20 MB/s.",
+            "exact:number",
+        ),
+        (
+            "HBM delivers over 3 TB/s on an H100 SXM against roughly 1 TB/s for GDDR6X.",
+            "HBM on an H100 gives around 3000 GB/s.",
+            None,
+        ),
+        (
+            "HBM delivers over 3 TB/s on an H100 SXM against roughly 1 TB/s for GDDR6X.",
+            "HBM on an H100 is about 24 Tbps.",
+            None,
+        ),
+        # A clause per named thing: "... and CUDA cores ..." starts one.
+        (
+            "A CUDA core is a general-purpose scalar ALU that executes one operation per clock.",
+            "Tensor Cores are the general-purpose scalar units and CUDA cores are the matrix "
+            "units for FP16.",
+            None,  # exact_contradiction does not read roles; swapped_roles does (below)
+        ),
         (
             "HBM has higher bandwidth than GDDR.",
             "Kubernetes schedules pods with lower priority.",
@@ -134,6 +158,25 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
 )
 def test_exact_checks(point, sentence, found):
     assert exact_contradiction(point, sentence) == found
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        (
+            "Tensor Cores are the general-purpose scalar units and CUDA cores are the matrix "
+            "units for FP16.",
+            "exact:swapped",
+        ),
+        (
+            "CUDA cores are general-purpose scalar ALUs and Tensor Cores do the matrix math.",
+            None,
+        ),
+    ],
+)
+def test_swapped_roles_read_a_bare_and_before_a_named_thing(sentence, found):
+    point = "A CUDA core is a general-purpose scalar ALU that executes one operation per clock."
+    assert swapped_roles(point, sentence) == found
 
 
 def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedder):
@@ -184,7 +227,9 @@ def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedd
             "The bubble grows as you add micro-batches.",
             True,
         ),
-        ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 900 GB/s.", False),
+        # Units are read: 900 GB/s is another number, 3350 GB/s the same one.
+        ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 900 GB/s.", True),
+        ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 3350 GB/s.", False),
         ("HBM3 on an H100 gives 3.35 TB/s.", "HBM3 on an H100 gives 2 TB/s.", True),
         # A contrast the other side never takes up ("not the individual thread").
         (

@@ -160,3 +160,23 @@ def test_the_score_so_far_is_the_questions_and_a_closed_question_keeps_its_histo
         result = question_result(session.turns[: n + 1], qid)
         prefix = "Score so far" if n != ours[-1] else "Score"
         assert shown[n].startswith(f"{prefix} {result.score}/5")
+
+
+def test_hints_stay_in_the_chat_and_a_replys_flag_is_named_as_the_replys(controller):
+    """Issue 14's browser trial: a hint bubble left the chat once the answer was sent, and
+    "Marked as no attempt" stood beside the question's 3/5 after an "I don't know" reply."""
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "deep dive", 1)
+    hint = controller.command(owner, view.session_id, "hint").chat[-1]["content"]
+    assert hint.startswith("Hint 1 of")
+    asked = controller.store.load(view.session_id).current
+    rubric = controller.engine.rubric(controller.engine.bank.get(asked.question_id))
+    partial = " ".join(rubric.key_points[0].text.split()[:6])  # on topic, far from complete
+    view = controller.answer(owner, view.session_id, partial, view.turns)
+    chat = [m["content"] for m in view.chat]
+    assert hint in chat and chat.index(hint) < chat.index(partial)
+    session = controller.store.load(view.session_id)
+    assert session.current is not None and session.current.kind == "follow_up"
+    view = controller.answer(owner, view.session_id, "I don't know", view.turns)
+    assert "Your last reply: marked as no attempt" in view.card
+    assert hint in [m["content"] for m in view.chat]

@@ -80,3 +80,31 @@ def test_grade_api_with_input_reference_and_no_index(tmp_path):
     assert result.reference_ids == ("input",) and result.score > 0 and result.covered
     nothing = grade("What is a frobnicator?", "A thing that frobs.", settings=settings)
     assert nothing.flags == ("no_reference",) and nothing.score == 0
+
+
+def test_a_question_the_guides_pose_without_an_answer_is_graded_on_its_rubric(offline):
+    # A design question with no answer in the guides and no passage retrieval finds: its
+    # rubric (written from the guides' passages) is the reference; it used to be "no_reference".
+    question = (
+        "Propose an inference architecture for real-time video enhancement with strict "
+        "latency targets."
+    )
+    strong = (
+        "Start from the per-frame budget, 33 ms at 30 fps. Decode with NVDEC and keep frames in "
+        "GPU memory through inference and encode with NVENC, no host copies. Run the stages on "
+        "separate CUDA streams so the next frame decodes while this one is enhanced. Compile the "
+        "model with TensorRT in FP16 and measure p99 latency per stream."
+    )
+    got = g(offline, strong, question)
+    assert "no_reference" not in got.flags and got.score >= 2 and got.covered
+    assert any(r.endswith("#rubric") for r in got.reference_ids)
+
+
+def test_a_key_point_restated_word_for_word_is_covered_never_wrong(offline):
+    # The NLI model read this key point as contradicting itself (0.43), and as stating the
+    # misconception "PTQ usually gives better low-bit accuracy than QAT".
+    point = "QAT gives the best low-bit accuracy but costs a training run."
+    got = g(offline, point, "What is the difference between QAT and PTQ?")
+    assert point in got.covered and not got.wrong_claims
+    verdict = next(c for c in got.claims if c.point == point)
+    assert verdict.verdict == "covered" and verdict.evidence == point

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 import warnings
 from collections.abc import Iterator, Sequence
@@ -59,16 +58,13 @@ class SentenceTransformerEmbedder:
     def _load(self) -> Any:
         with self._lock:
             if self._model is None:
-                # Offline by construction: the weights are on disk, and a hub lookup would fail
-                # on an air-gapped machine anyway.
-                os.environ.setdefault("HF_HUB_OFFLINE", "1")
-                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-                os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-                os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
                 try:
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as hf_logging
                 except ImportError as e:  # pragma: no cover - declared dependency
                     raise DependencyError("sentence-transformers is not installed") from e
+                hf_logging.set_verbosity_error()
+                hf_logging.disable_progress_bar()
                 # Torch and OpenBLAS each run a thread per core; OpenBLAS's threads keep
                 # spinning after numpy's small matrix products (the grader's similarities) and
                 # slowed the next forward pass 2-3x. numpy's products here are small: one thread.
@@ -76,7 +72,9 @@ class SentenceTransformerEmbedder:
 
                 threadpool_limits(limits=1, user_api="blas")
                 path = self._path or _packaged_model_path()
-                self._model = SentenceTransformer(path, device="cpu")
+                # Offline by construction (local_files_only): the weights are on disk, and a
+                # hub lookup would fail on an air-gapped machine anyway.
+                self._model = SentenceTransformer(path, device="cpu", local_files_only=True)
                 self._traced = _trace(self._model)
         return self._model
 

@@ -169,3 +169,57 @@ def test_vllm_on_ray_config_and_requests_match_the_other_llm_paths(tmp_path):
         [],
     )
     assert vllm_request(grader, question, "I don't know.", refs) is None  # a rule settles it
+
+
+def _grading_actors() -> list[int]:
+    """PIDs of the live Ray workers that hold a grading actor (by their process title)."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            title = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if title.startswith("ray::") and "GradeStage" in title:
+            pids.append(int(proc.name))
+    return pids
+
+
+@needs_ray
+def test_a_killed_grading_worker_loses_and_repeats_nothing(tmp_path, built_index, local_ray):
+    """SIGKILL one grading actor mid-run: Ray restarts it and retries its batch; the driver
+    writes each row once (a retried batch's repeats are dropped), and the grades are the
+    default engine's."""
+    import signal
+    import threading
+
+    settings, _ = built_index
+    many = [
+        r | {"id": f"k{i}", "answer": f"{r['answer']} Row {i}."} for i, r in enumerate(rows(120))
+    ]
+    src = write_jsonl(tmp_path / "in.jsonl", many)
+    plain, on_ray = tmp_path / "plain.jsonl", tmp_path / "ray.jsonl"
+    assert grade(settings, src, plain) == 0
+
+    killed: list[int] = []
+
+    def kill_one_once_rows_flow() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            written = on_ray.read_text("utf-8").count("\n") if on_ray.exists() else 0
+            actors = _grading_actors()
+            if actors and written >= 1:
+                os.kill(actors[0], signal.SIGKILL)
+                killed.append(written)
+            time.sleep(0.05)
+
+    killer = threading.Thread(target=kill_one_once_rows_flow)
+    killer.start()
+    rc = grade(settings, src, on_ray, "--engine", "ray", "--concurrency", "2")
+    killer.join()
+    assert killed, "no grading actor was found to kill"
+    assert killed[0] < len(many), "the kill came after the run had finished"
+    failed = Path(f"{on_ray}.errors.jsonl")
+    assert rc == 0 and (not failed.exists() or not failed.read_text("utf-8").strip())
+    assert by_id(on_ray) == by_id(plain)  # every row once, graded as the default engine does

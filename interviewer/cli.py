@@ -140,15 +140,32 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from .errors import InputError
     from .grader import make_grader
 
-    ray = args.engine == "ray"
+    ray = args.engine in ("ray", "ray-vllm")
     if args.address and not ray:
-        raise InputError("--address is for --engine ray")
+        raise InputError("--address is for --engine ray or ray-vllm")
+    if args.engine == "ray-vllm" and args.grader != "llm":
+        raise InputError("--engine ray-vllm runs the LLM grader's model: add --grader llm")
     engine = {"llm_engine": "server" if ray else args.engine} if args.engine else {}
     settings = settings.model_copy(update={"grader": args.grader} | engine)
     with tqdm(
         desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
     ) as bar:
-        if ray:
+        if args.engine == "ray-vllm":
+            from .index import has_index
+            from .ray_batch import grade_file_ray_vllm
+
+            summary = grade_file_ray_vllm(
+                Path(args.input),
+                Path(args.output),
+                settings,
+                has_index(settings),
+                replicas=args.concurrency or 1,
+                resume=args.resume,
+                progress=bar.update,
+                review_below=args.review_below,
+                address=args.address,
+            )
+        elif ray:
             from .index import has_index
             from .ray_batch import DEFAULT_ACTORS, grade_file_ray
 
@@ -325,20 +342,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--concurrency",
         type=int,
-        help="parallel LLM requests (default 8); with --engine ray, grading actors (default 2)",
+        help="parallel LLM requests (default 8); --engine ray: grading actors (default 2); "
+        "--engine ray-vllm: vLLM replicas, one GPU each (default 1)",
     )
     p.add_argument(
         "--engine",
-        choices=["server", "inprocess", "ray"],
+        choices=["server", "inprocess", "ray", "ray-vllm"],
         help="LLM grader: an OpenAI-compatible server (default), or vllm.LLM in this process "
         "(needs vLLM and a GPU; INTERVIEWER_LLM_ENGINE); ray: grade on Ray actors, on this "
         "machine or a cluster (--address; needs interviewer[ray]; the LLM grader then uses "
-        "the server)",
+        "the server); ray-vllm: the LLM grader's model run by vLLM on Ray GPU workers",
     )
     p.add_argument(
         "--address",
-        help="--engine ray: the Ray cluster to use (`auto`, or HEAD:6379); default: start a "
-        "local Ray",
+        help="--engine ray or ray-vllm: the Ray cluster to use (`auto`, or HEAD:6379); "
+        "default: start a local Ray",
     )
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument(

@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     auth_file: Path | None = None
 
     # `--engine inprocess`: vllm.LLM in this process instead of a server
-    llm_engine: Literal["server", "inprocess"] = "server"
+    llm_engine: Literal["server", "inprocess", "ray"] = "server"
     vllm_max_model_len: int = 8192
     vllm_allow_cpu: bool = False  # vLLM's CPU build, for tests only
 

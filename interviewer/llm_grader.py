@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -164,6 +164,17 @@ def quoted(quote: str, answer: str) -> bool:
     return best >= 0.8 * len(q)
 
 
+@dataclass(frozen=True)
+class Request:
+    """One answer for the model: the conversation, the reply's schema, and what reads it."""
+
+    item: Item
+    conv: list[dict[str, str]]
+    schema: dict[str, Any]
+    ids: tuple[list[str], list[str]]  # key point ids, misconception ids
+    spec: tuple[tuple[cl.Claim, ...], tuple[cl.Wrong, ...], str]
+
+
 class LLMGrader:
     name = "llm"
 
@@ -175,7 +186,7 @@ class LLMGrader:
     def provenance(self, rubric: str = "") -> Provenance:
         s = self.settings
         where = (
-            {"engine": "inprocess"} if s.llm_engine == "inprocess" else {"base_url": s.llm_base_url}
+            {"engine": s.llm_engine} if s.llm_engine != "server" else {"base_url": s.llm_base_url}
         )
         return Provenance(
             grader="llm",
@@ -214,6 +225,23 @@ class LLMGrader:
     def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
         return self.grade_many([(question, answer, refs)])[0]
 
+    def plan(self, item: Item) -> Grade | Request:
+        """The grade when a rule settles it, else the request for the model."""
+        _, answer, refs = item
+        claims, wrongs, origin = claims_for(refs)
+        settled = settled_by_rules(answer, refs, self.provenance(origin))
+        if settled is None and not claims:
+            settled = no_reference(refs, self.provenance(origin))
+        if settled is not None:
+            return settled
+        ids = ([c.id for c in claims], [f"m{k + 1}" for k in range(len(wrongs))])
+        schema = grade_schema(self.settings.llm_max_tokens, *ids)
+        return Request(item, self.messages(*item), schema, ids, (claims, wrongs, origin))
+
+    def finish(self, request: Request, reply: str) -> Grade:
+        """The grade from the model's reply; ValueError when the reply is invalid."""
+        return self._to_grade(parse_reply(reply, *request.ids), request.item, request.spec)
+
     def grade_many(self, items: Sequence[Item]) -> list[Grade]:
         """Rules first; the rest go to the model (in one call when it is batched, else one
         request each) and get one repair round on an invalid reply. Raises LLMError when any
@@ -221,31 +249,17 @@ class LLMGrader:
         if not self.batched and len(items) > 1:
             return [self.grade(*item) for item in items]
         injection.prime([a for _, a, _ in items])
-        grades: list[Grade | None] = []
-        specs: dict[int, tuple[tuple[cl.Claim, ...], tuple[cl.Wrong, ...], str]] = {}
-        for n, (_, answer, refs) in enumerate(items):
-            claims, wrongs, origin = claims_for(refs)
-            settled = settled_by_rules(answer, refs, self.provenance(origin))
-            if settled is None and not claims:
-                settled = no_reference(refs, self.provenance(origin))
-            grades.append(settled)
-            if settled is None:
-                specs[n] = (claims, wrongs, origin)
-        todo = list(specs)
-        convs = {i: self.messages(*items[i]) for i in todo}
-        ids = {
-            i: ([c.id for c in specs[i][0]], [f"m{k + 1}" for k in range(len(specs[i][1]))])
-            for i in todo
-        }
-        schemas = {i: grade_schema(self.settings.llm_max_tokens, *ids[i]) for i in todo}
-        replies = self._ask([convs[i] for i in todo], [schemas[i] for i in todo])
+        planned = [self.plan(item) for item in items]
+        todo = {n: r for n, r in enumerate(planned) if isinstance(r, Request)}
+        grades = {n: g for n, g in enumerate(planned) if isinstance(g, Grade)}
+        replies = self._ask([r.conv for r in todo.values()], [r.schema for r in todo.values()])
         repairs: dict[int, list[dict[str, str]]] = {}
-        for i, text in zip(todo, replies, strict=True):
+        for (i, req), text in zip(todo.items(), replies, strict=True):
             try:
-                grades[i] = self._to_grade(parse_reply(text, *ids[i]), items[i], specs[i])
+                grades[i] = self.finish(req, text)
             except ValueError as e:
                 repairs[i] = [
-                    *convs[i],
+                    *req.conv,
                     {"role": "assistant", "content": text[:4000]},
                     {
                         "role": "user",
@@ -254,13 +268,13 @@ class LLMGrader:
                     },
                 ]
         if repairs:
-            again = self._ask(list(repairs.values()), [schemas[i] for i in repairs])
+            again = self._ask(list(repairs.values()), [todo[i].schema for i in repairs])
             for i, text in zip(repairs, again, strict=True):
                 try:
-                    grades[i] = self._to_grade(parse_reply(text, *ids[i]), items[i], specs[i])
+                    grades[i] = self.finish(todo[i], text)
                 except ValueError as e:
                     raise LLMError(f"LLM reply invalid after one repair attempt: {e}") from e
-        return [g for g in grades if g is not None]
+        return [grades[n] for n in range(len(items))]
 
     def _to_grade(
         self,

@@ -14,6 +14,7 @@ request at a time: the number of actors bounds the requests in flight.
 
 from __future__ import annotations
 
+import json
 import math
 import pickle
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from .config import Settings
 from .errors import InterviewerError, require
 from .grader import CHUNK, grade_isolated, make_grader
 from .index import open_index
+from .llm_grader import reply_tokens
 from .references import ReferenceCache
 from .rows import done_keys
 
@@ -164,9 +166,143 @@ def _pipeline(
     )
 
 
-# vLLM on Ray GPU workers (ray.data.llm): the engine config and the request rows. Grading a
-# dataset with them (rules first, then these requests, then `LLMGrader._to_grade` on the
-# replies) is not wired into the CLI yet.
+# vLLM on Ray GPU workers (ray.data.llm): `interviewer grade IN -o OUT --grader llm --engine
+# ray-vllm`. The driver reads and checks the rows and gathers references as above, and the LLM
+# grader's own `plan` settles what the rules settle (written at once) or builds the request;
+# the requests go through one `ray.data.llm` vLLM processor (`replicas` engines, one GPU
+# each); each reply is read by the grader's own `finish`, as the server path reads it.
+
+
+class RayEngine:
+    """The LLM grader's model when vLLM runs inside Ray: requests are not sent from here but
+    flow through the Ray Data processor, so only the name and provenance are used."""
+
+    batched = True
+
+    def __init__(self, settings: Settings) -> None:
+        self.name = settings.llm_model
+
+    def complete_json(self, messages: Any, schema: Any, max_tokens: int) -> str:
+        raise InterviewerError("with --engine ray-vllm, requests go through the Ray processor")
+
+    def stream(self, messages: Any, max_tokens: int) -> Any:
+        raise InterviewerError("with --engine ray-vllm, requests go through the Ray processor")
+
+    def complete_json_many(self, conversations: Any, schemas: Any, max_tokens: int) -> list[str]:
+        raise InterviewerError("with --engine ray-vllm, requests go through the Ray processor")
+
+
+def grade_file_ray_vllm(
+    input_path: Path,
+    output: Path,
+    settings: Settings,
+    use_index: bool,
+    replicas: int = 1,
+    resume: bool = False,
+    progress: Callable[[int], object] | None = None,
+    review_below: float | None = None,
+    address: str | None = None,
+    engine: Callable[[Any], Any] | None = None,
+) -> Summary:
+    """`batch.grade_file` with the LLM grader, its model run by vLLM on Ray GPU workers.
+    `engine` maps the dataset of request rows (`key`, `messages`, `sampling_params`) to one
+    with `key` and `generated_text`; by default the `ray.data.llm` vLLM processor. A reply
+    that does not parse is that row's error (a batch job has no repair round): `--resume`
+    grades it again."""
+    require("ray", "ray")
+    import ray
+
+    from .llm_grader import LLMGrader, Request
+
+    check_paths(input_path, output, resume)
+    settings = settings.model_copy(update={"llm_engine": "ray"})
+    grader = LLMGrader(RayEngine(settings), settings)
+    skip = done_keys(output) if resume else set()
+    out = Output(output, grader.name, resume, review_below, progress)
+    references = ReferenceCache(open_index(settings) if use_index else None, settings)
+    started = False
+    try:
+        waiting: dict[str, tuple[Job, Request]] = {}
+        for job in jobs(input_path, settings, skip, out):
+            try:
+                item = (job.row.question, job.row.answer, references(*_asked(job)))
+                planned = grader.plan(item)
+            except Exception as e:
+                out.fail(job.line, job.key, failure_reason(e))
+                out.advance()
+                continue
+            if isinstance(planned, Request):
+                waiting[job.key] = (job, planned)
+            else:
+                out.result(job, planned)
+                out.advance()
+        if not waiting:
+            return out.summary
+        if not ray.is_initialized():
+            ray.init(address=address) if address else ray.init(include_dashboard=False)
+            started = True
+        rows = [
+            {"key": key, "messages": req.conv, **vllm_sampling(grader, req)}
+            for key, (_, req) in waiting.items()
+        ]
+        ds = ray.data.from_items(rows)
+        replies = (engine or _vllm_processor(settings, replicas))(ds)
+        try:
+            for row in replies.iter_rows():
+                found = waiting.pop(str(row["key"]), None)
+                if found is None:  # a retried task's repeat: written already
+                    continue
+                job, req = found
+                try:
+                    out.result(job, grader.finish(req, str(row["generated_text"])))
+                except ValueError as e:
+                    out.fail(job.line, job.key, f"the model's reply was invalid: {e}")
+                out.advance()
+        except ray.exceptions.RayError as e:
+            raise InterviewerError(
+                f"the Ray vLLM pipeline failed ({type(e).__name__}: {str(e)[:300]}); the rows "
+                f"graded so far are in {output}: run again with --resume to grade the other "
+                f"{len(waiting)}"
+            ) from e
+        for job, _ in waiting.values():
+            out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
+    finally:
+        out.close()
+        if started:
+            ray.shutdown()
+    return out.summary
+
+
+def _asked(job: Job) -> tuple[str, str | None]:
+    return job.row.question, job.row.reference_answer or None
+
+
+def vllm_sampling(grader: LLMGrader, req: Any) -> dict[str, Any]:
+    """A request row's sampling fields, as the server path sends them. The reply schema
+    travels as JSON text (each row's enums differ, which Arrow cannot hold as one struct
+    type); vLLM's structured outputs take the text as it is."""
+    max_tokens = grader.settings.llm_max_tokens
+    return {
+        "sampling_params": {
+            "temperature": 0.0,
+            "seed": grader.settings.llm_seed,
+            "max_tokens": max(max_tokens, reply_tokens(req.schema)),
+            "structured_outputs": {"json": json.dumps(req.schema)},
+        }
+    }
+
+
+def _vllm_processor(settings: Settings, replicas: int) -> Callable[[Any], Any]:
+    from ray.data.llm import build_processor
+
+    return build_processor(
+        vllm_processor_config(settings, concurrency=replicas),
+        preprocess=lambda row: {
+            "messages": row["messages"],
+            "sampling_params": row["sampling_params"],
+        },
+        postprocess=lambda row: {"key": row["key"], "generated_text": row["generated_text"]},
+    )
 
 
 def vllm_processor_config(
@@ -196,25 +332,10 @@ def vllm_request(
     grader: LLMGrader, question: str, answer: str, refs: ReferenceSet
 ) -> dict[str, Any] | None:
     """The engine stage's row for one answer: the messages, reply JSON schema and sampling the
-    server path sends (`LLMGrader.grade_many`); None when a rule settles the grade without the
-    model (`detectors.settled_by_rules`, or no key points)."""
-    from .detectors import settled_by_rules
-    from .llm_grader import grade_schema, reply_tokens
-    from .references import claims_for
+    server path sends; None when a rule settles the grade without the model."""
+    from .llm_grader import Request
 
-    claims, wrongs, origin = claims_for(refs)
-    if not claims or settled_by_rules(answer, refs, grader.provenance(origin)) is not None:
+    planned = grader.plan((question, answer, refs))
+    if not isinstance(planned, Request):
         return None
-    point_ids = [c.id for c in claims]
-    wrong_ids = [f"m{k + 1}" for k in range(len(wrongs))]
-    max_tokens = grader.settings.llm_max_tokens
-    schema = grade_schema(max_tokens, point_ids, wrong_ids)
-    return {
-        "messages": grader.messages(question, answer, refs),
-        "sampling_params": {
-            "temperature": 0.0,
-            "seed": grader.settings.llm_seed,
-            "max_tokens": max(max_tokens, reply_tokens(schema)),
-            "structured_outputs": {"json": schema},
-        },
-    }
+    return {"messages": planned.conv, **vllm_sampling(grader, planned)}

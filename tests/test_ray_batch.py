@@ -161,7 +161,7 @@ def test_vllm_on_ray_config_and_requests_match_the_other_llm_paths(tmp_path):
     assert request["messages"] == grader.messages(question, answer, refs)
     params = request["sampling_params"]
     assert params["temperature"] == 0.0 and params["seed"] == 7
-    schema = params["structured_outputs"]["json"]
+    schema = json.loads(params["structured_outputs"]["json"])  # text: one Arrow type per row
     assert schema["properties"]["points"]["items"]["properties"]["id"]["enum"]
     assert schema == grade_schema(
         settings.llm_max_tokens,
@@ -223,3 +223,130 @@ def test_a_killed_grading_worker_loses_and_repeats_nothing(tmp_path, built_index
     failed = Path(f"{on_ray}.errors.jsonl")
     assert rc == 0 and (not failed.exists() or not failed.read_text("utf-8").strip())
     assert by_id(on_ray) == by_id(plain)  # every row once, graded as the default engine does
+
+
+def _canned_engine(ds):
+    """Stands in for the vLLM processor (no GPU here): per request row, the reply the fake
+    server gives (`fake_llm.first_point_covered`), from the row's own messages and schema; a
+    row whose id starts with "garbled" gets a reply that is not JSON. Self-contained: Ray ships
+    it to its workers by value."""
+
+    def reply(row):
+        import json as j
+
+        schema = j.loads(row["sampling_params"]["structured_outputs"]["json"])
+        ids = schema["properties"]["points"]["items"]["properties"]["id"]["enum"]
+        user = next(m["content"] for m in row["messages"] if "<answer>" in m["content"])
+        answer = user.split("<answer>")[-1].split("</answer>")[0].strip()
+        if str(row["key"]).startswith("garbled"):
+            return {"key": row["key"], "generated_text": "{not json"}
+        quote = " ".join(answer.split()[:4])
+        points = [
+            {
+                "id": i,
+                "verdict": "covered" if n == 0 else "missed",
+                "quote": quote if n == 0 else "",
+            }
+            for n, i in enumerate(ids)
+        ]
+        body = {
+            "points": points,
+            "misconceptions": [],
+            "flags": [],
+            "feedback": "Good. Mention cost.",
+        }
+        return {"key": row["key"], "generated_text": j.dumps(body)}
+
+    return ds.map(reply)
+
+
+@needs_ray
+def test_vllm_on_ray_grades_as_the_server_path_does_and_resumes(tmp_path, local_ray):
+    """`--engine ray-vllm` with the engine stage replaced by the fake server's replies: rules
+    settle what they settle without the model, every other row's reply is read as the server
+    path reads it (same grades), an invalid reply is that row's error, and --resume grades it."""
+    from interviewer.config import Settings
+    from interviewer.ray_batch import grade_file_ray_vllm
+
+    src = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            *rows(4),
+            {
+                "id": "idk",
+                "question": "What is HBM?",
+                "answer": "I don't know.",
+                "reference_answer": REF,
+            },
+            "{not json",
+        ],
+    )
+    served = tmp_path / "served.jsonl"
+    with FakeLLM(first_point_covered) as llm:
+        os.environ["INTERVIEWER_LLM_BASE_URL"] = llm.url
+        try:
+            assert grade_in(tmp_path / "d", src, served, "--grader", "llm") == 1
+        finally:
+            del os.environ["INTERVIEWER_LLM_BASE_URL"]
+
+    settings = Settings(data_dir=tmp_path / "d", grader="llm")
+    on_ray = tmp_path / "ray.jsonl"
+    summary = grade_file_ray_vllm(src, on_ray, settings, False, engine=_canned_engine)
+    assert summary.graded == 5 and summary.errors == 1  # the torn line
+    assert by_id(on_ray) == by_id(served)
+    assert by_id(on_ray)["idk"]["decided_by"] == "rule:non_answer"
+
+    garbled = write_jsonl(tmp_path / "g.jsonl", [rows(1)[0] | {"id": "garbled-1"}])
+    out = tmp_path / "g-out.jsonl"
+    summary = grade_file_ray_vllm(garbled, out, settings, False, engine=_canned_engine)
+    assert summary.errors == 1 and "reply was invalid" in errors(out)[0]["reason"]
+    assert not out.read_text("utf-8").strip()
+
+    def fixed(row):  # nested: shipped to Ray's workers by value
+        body = {"points": [], "misconceptions": [], "flags": [], "feedback": "ok"}
+        return {"key": row["key"], "generated_text": json.dumps(body)}
+
+    summary = grade_file_ray_vllm(
+        garbled, out, settings, False, resume=True, engine=lambda ds: ds.map(fixed)
+    )
+    assert summary.graded == 1 and list(by_id(out)) == ["garbled-1"]
+
+
+@needs_ray
+def test_ray_vllm_engine_needs_the_llm_grader(tmp_path, capsys):
+    src = write_jsonl(tmp_path / "in.jsonl", rows(1))
+    assert grade_in(tmp_path / "d", src, tmp_path / "o.jsonl", "--engine", "ray-vllm") == 2
+    assert "add --grader llm" in capsys.readouterr().err
+
+
+@needs_ray
+# Ray 2.60's vLLM engine stage declares a pydantic V1-style validator (its own code, at import).
+@pytest.mark.filterwarnings(
+    "ignore::pydantic.warnings.PydanticDeprecatedSince20:ray.llm._internal.batch.stages"
+)
+def test_the_vllm_processor_is_built_for_gpu_workers(tmp_path, local_ray):
+    """The real `ray.data.llm` processor `--engine ray-vllm` runs, built here without a GPU
+    (a local model folder, so nothing is fetched): chat template, tokenize, the vLLM engine on
+    one GPU per replica with the server path's engine settings, detokenize."""
+    pytest.importorskip("ray.data.llm", reason="ray.data.llm does not import here")
+    from interviewer.config import Settings
+    from interviewer.embeddings import _packaged_model_path
+    from interviewer.llm import vllm_engine_kwargs
+    from interviewer.ray_batch import _vllm_processor
+
+    settings = Settings(data_dir=tmp_path, llm_model=_packaged_model_path())
+    processor = _vllm_processor(settings, replicas=2)
+    stages = processor.stages
+    assert list(stages) == [
+        "ChatTemplateStage",
+        "TokenizeStage",
+        "vLLMEngineStage",
+        "DetokenizeStage",
+    ]
+    engine = stages["vLLMEngineStage"]
+    assert engine.map_batches_kwargs["num_gpus"] == 1
+    assert engine.map_batches_kwargs["compute"].max_size == 2
+    assert (
+        vllm_engine_kwargs(settings).items()
+        <= engine.fn_constructor_kwargs["engine_kwargs"].items()
+    )

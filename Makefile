@@ -46,6 +46,7 @@ test:
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 	$(BIN)/python -m benchmarks.load
+	$(BIN)/python -m benchmarks.ray_batch
 
 evals: $(STAMP)
 	$(BIN)/interviewer eval mohler --split report --out out/evals/mohler

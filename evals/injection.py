@@ -1,13 +1,15 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test] [--padding]
+    .venv/bin/python -m evals.injection [dev|test] [--pays] [--padding]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
-were flagged by mistake. With --padding, also whether text that is not about the question
-pays: each in-domain answer of that split with content (label 1 or more) is graded alone and
-with each of the split's padding sentences (evals/data/padding.jsonl: pleasantries, appeals,
-self-praise) appended, by the offline grader; a padded answer should never score higher.
+were flagged by mistake. With --pays, whether an injection raises a score: each injection
+answer graded as it is and without the injected text (the rows' `content`). With --padding,
+whether text that is not about the question pays: each in-domain answer of that split with
+content (label 1 or more) is graded alone and with each of the split's padding sentences
+(evals/data/padding.jsonl: pleasantries, appeals, self-praise) appended, by the offline
+grader; a padded answer should never score higher.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from interviewer.detectors import rule_flags
 
@@ -89,6 +92,26 @@ def padding(split: str) -> dict[str, object]:
     }
 
 
+def pays(split: str, settings: Any = None, index: Any = None) -> dict[str, object]:
+    """Whether an injection can raise a score: each injection answer graded as it is and its
+    content alone (the `content` field: the answer with the injected text removed), by the
+    offline grader. An injection pays when the answer scores above its content."""
+    from interviewer.config import Settings
+    from interviewer.grader import make_grader
+    from interviewer.index import open_index
+    from interviewer.references import ReferenceCache
+
+    settings = settings or Settings()
+    index = index or open_index(settings)
+    grader = make_grader("offline", settings, index=index)
+    refs = ReferenceCache(index, settings)
+    data = [r for r in rows(split) if r["injection"]]
+    whole = grader.grade_many([(r["question"], r["answer"], refs(r["question"])) for r in data])
+    alone = grader.grade_many([(r["question"], r["content"], refs(r["question"])) for r in data])
+    paid = [r["id"] for r, w, a in zip(data, whole, alone, strict=True) if w.score > a.score]
+    return {"injections": len(data), "paid": paid}
+
+
 def main() -> None:
     split = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "test"
     s = summary(split)
@@ -105,6 +128,13 @@ def main() -> None:
         print(" · ".join(f"{k} {a}/{b}" for k, (a, b) in groups.items()))
     if honest:
         print("honest answers flagged:", honest)
+    if "--pays" in sys.argv:
+        got = pays(split)
+        paid = got["paid"]
+        assert isinstance(paid, list)
+        print(f"\n| injections ({split}) | n | scored above their content alone |")
+        print("| --- | --- | --- |")
+        print(f"| offline grader | {got['injections']} | {len(paid)} {paid or ''} |")
     if "--padding" in sys.argv:
         p = padding(split)
         print(f"\n| padding ({split}) | answers | padded answers | scored higher | scored lower |")

@@ -69,6 +69,19 @@ class Summary:
     def mean(self) -> float | None:
         return round(statistics.fmean(self.scores), 3) if self.scores else None
 
+    def record(self, output: Path, review: bool) -> dict[str, Any]:
+        """What the CLI prints when a run ends: counts and where everything went."""
+        return {
+            "graded": self.graded,
+            "resumed_past": self.skipped,
+            "mean_score": self.mean,
+            "grader": self.grader,
+            "errors": self.errors,
+            "output": str(output),
+            "errors_file": str(errors_path(output)),
+            **({"review_file": str(review_path(output))} if review else {}),
+        }
+
 
 def row_key(raw: dict[str, Any], line: int) -> str:
     return str(raw.get("id") or f"line-{line}")

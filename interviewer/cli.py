@@ -136,7 +136,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
-    from .batch import errors_path, grade_file, review_path
+    from .batch import grade_file
     from .errors import InputError
     from .grader import make_grader
 
@@ -147,74 +147,33 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
         raise InputError("--engine ray-vllm runs the LLM grader's model: add --grader llm")
     engine = {"llm_engine": "server" if ray else args.engine} if args.engine else {}
     settings = settings.model_copy(update={"grader": args.grader} | engine)
+    src, out = Path(args.input), Path(args.output)
     with tqdm(
         desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
     ) as bar:
-        if args.engine == "ray-vllm":
+        run = {"resume": args.resume, "progress": bar.update, "review_below": args.review_below}
+        if ray:
+            from . import ray_batch
             from .index import has_index
-            from .ray_batch import grade_file_ray_vllm
-
-            summary = grade_file_ray_vllm(
-                Path(args.input),
-                Path(args.output),
-                settings,
-                has_index(settings),
-                replicas=args.concurrency or 1,
-                resume=args.resume,
-                progress=bar.update,
-                review_below=args.review_below,
-                address=args.address,
-            )
-        elif ray:
-            from .index import has_index
-            from .ray_batch import DEFAULT_ACTORS, grade_file_ray
 
             use_index = has_index(settings)
-            if not use_index:
+            if not use_index and args.engine == "ray":
                 _no_index_note()
-            summary = grade_file_ray(
-                Path(args.input),
-                Path(args.output),
-                args.grader,
-                settings,
-                use_index,
-                concurrency=args.concurrency or DEFAULT_ACTORS,
-                resume=args.resume,
-                progress=bar.update,
-                review_below=args.review_below,
-                address=args.address,
-            )
+            if args.engine == "ray-vllm":
+                replicas = args.concurrency or 1
+                summary = ray_batch.grade_file_ray_vllm(
+                    src, out, settings, use_index, replicas, address=args.address, **run
+                )
+            else:
+                actors = args.concurrency or ray_batch.DEFAULT_ACTORS
+                summary = ray_batch.grade_file_ray(
+                    src, out, args.grader, settings, use_index, actors, address=args.address, **run
+                )
         else:
             index = _index_or_none(settings)
-            summary = grade_file(
-                Path(args.input),
-                Path(args.output),
-                make_grader(args.grader, settings, index=index),
-                settings,
-                index,
-                concurrency=args.concurrency or 8,
-                resume=args.resume,
-                progress=bar.update,
-                review_below=args.review_below,
-            )
-    print(
-        json.dumps(
-            {
-                "graded": summary.graded,
-                "resumed_past": summary.skipped,
-                "mean_score": summary.mean,
-                "grader": summary.grader,
-                "errors": summary.errors,
-                "output": args.output,
-                "errors_file": str(errors_path(Path(args.output))),
-                **(
-                    {"review_file": str(review_path(Path(args.output)))}
-                    if args.review_below is not None
-                    else {}
-                ),
-            }
-        )
-    )
+            grader = make_grader(args.grader, settings, index=index)
+            summary = grade_file(src, out, grader, settings, index, args.concurrency or 8, **run)
+    print(json.dumps(summary.record(Path(args.output), args.review_below is not None)))
     return 0 if summary.errors == 0 else 1
 
 

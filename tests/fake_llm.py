@@ -161,3 +161,29 @@ class FakeLLM:
     def __exit__(self, *exc: Any) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+class FunctionChat:
+    """An in-process chat model (pydantic-ai's FunctionModel, llm's MockModel): each reply is
+    `reply(messages, schema)`. `batched=True` takes the path an in-process engine takes, every
+    request of a chunk in one `complete_json_many` call. Records each call's conversations."""
+
+    name = "function-model"
+
+    def __init__(
+        self, reply: Callable[[list[dict[str, str]], dict[str, Any] | None], str], batched: bool
+    ) -> None:
+        self.reply, self.batched = reply, batched
+        self.calls: list[list[list[dict[str, str]]]] = []
+
+    def complete_json(self, messages: Any, schema: dict[str, Any], max_tokens: int) -> str:
+        return self.complete_json_many([messages], [schema], max_tokens)[0]
+
+    def stream(self, messages: Any, max_tokens: int) -> Any:
+        yield self.reply(messages, None)
+
+    def complete_json_many(
+        self, conversations: Any, schemas: list[dict[str, Any]], max_tokens: int
+    ) -> list[str]:
+        self.calls.append(list(conversations))
+        return [self.reply(c, s) for c, s in zip(conversations, schemas, strict=True)]

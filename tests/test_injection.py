@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evals.injection import summary
+from evals.injection import pays, summary
 from interviewer.injection import is_injection, language
 
 
@@ -60,3 +60,11 @@ def test_text_that_is_not_about_the_question_earns_nothing(built_index):
     alone, padded = grader.grade_many([(q, answer, refs), (q, answer + padding, refs)])
     assert padded.score == alone.score
     assert [c.verdict for c in padded.claims] == [c.verdict for c in alone.claims]
+
+
+def test_no_injection_scores_above_its_content_alone(built_index):
+    """Issue 13: no text in an answer can raise its score above what its content earns. Each
+    test-split injection graded as written and with the injected text removed (`content`)."""
+    settings, index = built_index
+    got = pays("test", settings, index)
+    assert got["injections"] == 61 and got["paid"] == []

@@ -206,3 +206,29 @@ def test_the_longest_reply_the_schema_allows_fits_the_tokens_the_request_gets(
         assert sent["max_tokens"] == max_tokens  # a small rubric fits the setting
     elif max_tokens <= 256:
         assert sent["max_tokens"] > max_tokens  # six key points need more than 256
+
+
+def test_the_batched_path_sends_a_chunk_in_one_call_and_repairs_only_the_bad_replies():
+    """An in-process engine (`batched`): the rules settle what they settle, the other answers
+    go to the model in one call, and only the invalid reply gets a repair round, in one more."""
+    from tests.fake_llm import FunctionChat
+
+    def reply(messages, schema):
+        answer = messages[-1]["content"]
+        if "torn" in answer and len(messages) == 2:  # the first try, not the repair
+            return '{"points": [{"id": "s1", '
+        return grade_json([{"id": "s1", "verdict": "covered", "quote": "much more bandwidth"}])
+
+    chat = FunctionChat(reply, batched=True)
+    grader = LLMGrader(chat, Settings(llm_model="function-model"))
+    items = [
+        (REFS.question, ANSWER, REFS),
+        (REFS.question, "I don't know.", REFS),
+        (REFS.question, ANSWER + " (torn)", REFS),
+    ]
+    grades = grader.grade_many(items)
+    assert [len(c) for c in chat.calls] == [2, 1]  # two answers asked at once, one repaired
+    assert "invalid" in chat.calls[1][0][-1]["content"]
+    assert grades[0].covered and grades[2].covered
+    assert grades[1].flags == ("non_answer",) and grades[1].provenance.decided_by.startswith("rule")
+    assert {g.provenance.model for g in grades} == {"function-model"}

@@ -287,11 +287,15 @@ def analyse_many(
 # whose own vector is less similar than this to each of them, is not about the question. On
 # the dev parts (Mohler fold 0, in-domain dev) it set aside 26 segments of 585 answers (Mohler
 # r 0.5394 -> 0.5401, in-domain unchanged); generic padding appended to the in-domain dev
-# answers raised 23 of 480 scores, against 59 without it (evals/injection.py --padding).
+# answers raised 15 of 480 scores, against 59 without it (evals/injection.py --padding; 23
+# while a sentence opening with "This" was never set aside, even one about the candidate).
 ASIDE_SIM = 0.3
 _POINTS_BACK = re.compile(
     r"\W*(?:it|its|it's|they|their|them|these|those|this|that|such|so|which)\b", re.I
 )
+
+
+_SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
 
 
 def _material(question: str, refs: ReferenceSet) -> list[str]:
@@ -306,8 +310,13 @@ def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[st
     texts = _material(question, refs)
     words = set().union(*map(content_words, texts))
     # A sentence that points back ("It has a very wide bus.") is about what came before it,
-    # and read alone it loses that: never set aside.
-    out = [t for t in segs if not content_words(t) & words and not _POINTS_BACK.match(t)]
+    # and read alone it loses that: never set aside, unless it speaks of the candidate ("This
+    # is one of my favourite areas, and I would love to work on it full time.").
+    out = [
+        t
+        for t in segs
+        if not content_words(t) & words and (not _POINTS_BACK.match(t) or _SELF.search(t))
+    ]
     return out if len(out) < len(segs) else []
 
 

@@ -56,10 +56,15 @@ def test_text_that_is_not_about_the_question_earns_nothing(built_index):
     q = "What is the difference between HBM and GDDR?"
     refs = gather(q, index, settings)
     answer = "HBM is stacked DRAM on the GPU package with a very wide bus."
-    padding = " In my experience at my last job we cared about this a lot, and I enjoyed it."
-    alone, padded = grader.grade_many([(q, answer, refs), (q, answer + padding, refs)])
-    assert padded.score == alone.score
-    assert [c.verdict for c in padded.claims] == [c.verdict for c in alone.claims]
+    pads = [
+        " In my experience at my last job we cared about this a lot, and I enjoyed it.",
+        # Opens with "This", as a sentence that points back does, but speaks of the candidate.
+        " This is one of my favourite areas, and I would love to work on it full time.",
+    ]
+    alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
+    for got in padded:
+        assert got.score == alone.score
+        assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
 
 
 def test_no_injection_scores_above_its_content_alone(built_index):

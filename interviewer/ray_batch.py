@@ -110,29 +110,45 @@ def grade_file_ray(
             started = True
         actors = max(1, concurrency)
         ds = _pipeline(ray, list(todo.values()), kind, settings, use_index, actors)
-        try:
-            for row in ds.iter_rows():
-                job = todo.pop(str(row["key"]), None)
-                if job is None:  # a retried task's repeat: the row is written already
-                    continue
-                if row["error"]:
-                    out.fail(job.line, job.key, str(row["error"]))
-                else:
-                    out.result(job, pickle.loads(row["grade"]))
-                out.advance()
-        except ray.exceptions.RayError as e:
-            raise InterviewerError(
-                f"the Ray pipeline failed ({type(e).__name__}: {str(e)[:300]}); the rows graded "
-                f"so far are in {output}: run again with --resume to grade the other "
-                f"{len(todo)}"
-            ) from e
-        for job in todo.values():  # never silently dropped
-            out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
+
+        def write(row: dict[str, Any], job: Job, _: Any) -> None:
+            if row["error"]:
+                out.fail(job.line, job.key, str(row["error"]))
+            else:
+                out.result(job, pickle.loads(row["grade"]))
+
+        _drain(ray, ds, {k: (j, None) for k, j in todo.items()}, write, out, output)
     finally:
         out.close()
         if started:
             ray.shutdown()
     return out.summary
+
+
+def _drain(
+    ray: Any,
+    ds: Any,
+    waiting: dict[str, tuple[Job, Any]],
+    write: Callable[[dict[str, Any], Job, Any], None],
+    out: Output,
+    output: Path,
+) -> None:
+    """Write each result row as it arrives, once: a retried task's repeats are dropped, and a
+    row the pipeline never returned is reported, never silently lost."""
+    try:
+        for row in ds.iter_rows():
+            found = waiting.pop(str(row["key"]), None)
+            if found is None:  # a retried task's repeat: the row is written already
+                continue
+            write(row, *found)
+            out.advance()
+    except ray.exceptions.RayError as e:
+        raise InterviewerError(
+            f"the Ray pipeline failed ({type(e).__name__}: {str(e)[:300]}); the rows graded "
+            f"so far are in {output}: run again with --resume to grade the other {len(waiting)}"
+        ) from e
+    for job, _ in waiting.values():
+        out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
 
 
 def _pipeline(
@@ -247,25 +263,14 @@ def grade_file_ray_vllm(
         ]
         ds = ray.data.from_items(rows)
         replies = (engine or _vllm_processor(settings, replicas))(ds)
-        try:
-            for row in replies.iter_rows():
-                found = waiting.pop(str(row["key"]), None)
-                if found is None:  # a retried task's repeat: written already
-                    continue
-                job, req = found
-                try:
-                    out.result(job, grader.finish(req, str(row["generated_text"])))
-                except ValueError as e:
-                    out.fail(job.line, job.key, f"the model's reply was invalid: {e}")
-                out.advance()
-        except ray.exceptions.RayError as e:
-            raise InterviewerError(
-                f"the Ray vLLM pipeline failed ({type(e).__name__}: {str(e)[:300]}); the rows "
-                f"graded so far are in {output}: run again with --resume to grade the other "
-                f"{len(waiting)}"
-            ) from e
-        for job, _ in waiting.values():
-            out.fail(job.line, job.key, "not graded: the Ray pipeline returned no result for it")
+
+        def write(row: dict[str, Any], job: Job, req: Request) -> None:
+            try:
+                out.result(job, grader.finish(req, str(row["generated_text"])))
+            except ValueError as e:
+                out.fail(job.line, job.key, f"the model's reply was invalid: {e}")
+
+        _drain(ray, replies, waiting, write, out, output)
     finally:
         out.close()
         if started:

@@ -203,3 +203,35 @@ def test_batch_survives_the_server_being_down_and_resumes(url, tmp_path):
     assert sorted(g["id"] for g in graded) == ["r0", "r1", "r2"]  # none lost, none twice
     assert all(g["grader"] == "llm" and g["decided_by"] == "model" for g in graded)
     assert (tmp_path / "out.jsonl.errors.jsonl").read_text() == ""
+
+
+def test_ray_actors_grade_through_the_real_vllm_server(url, tmp_path):
+    """`--engine ray` with the LLM grader: Ray actors send the requests to the real vLLM server
+    (issue 17's HTTP stage), and every row comes back once, labelled as the LLM's grade."""
+    pytest.importorskip("ray", reason="ray is not installed (pip install 'interviewer[ray]')")
+    rows = [
+        {"id": f"r{i}", "question": "What is HBM?", "answer": f"Stacked memory, {i} of them."}
+        | {"reference_answer": "HBM is 3D-stacked memory with massive bandwidth."}
+        for i in range(2)
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.jsonl"
+    env = os.environ | {
+        "INTERVIEWER_LLM_BASE_URL": url,
+        "INTERVIEWER_LLM_MODEL": "gemma3-270m",
+        "INTERVIEWER_LLM_MAX_TOKENS": str(MAX_TOKENS),
+        "INTERVIEWER_LLM_TIMEOUT_S": "300",
+        "INTERVIEWER_DATA_DIR": str(tmp_path / "d"),
+    }
+    cmd = [sys.executable, "-m", "interviewer.cli", "grade", str(src), "-o", str(out), "-q"]
+    cmd += ["--grader", "llm", "--engine", "ray", "--concurrency", "2"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    graded = [json.loads(x) for x in out.read_text().splitlines()]
+    failed = Path(f"{out}.errors.jsonl")
+    errors = failed.read_text().splitlines() if failed.exists() else []
+    # A base model may write a reply that fails validation twice: that row is then an error
+    # with its reason, never lost; every row is accounted for exactly once.
+    assert sorted([g["id"] for g in graded] + [json.loads(e)["id"] for e in errors]) == ["r0", "r1"]
+    assert all(g["grader"] == "llm" and g["model"] == "gemma3-270m" for g in graded)
+    assert done.returncode == (1 if errors else 0), done.stderr[-2000:]

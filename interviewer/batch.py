@@ -112,21 +112,26 @@ def output_row(raw: dict[str, Any], key: str, g: Grade) -> dict[str, Any]:
 
 
 class Writer:
-    """Appends rows as they come, flushed, so a killed run loses at most the row in flight."""
+    """Appends rows as they come, flushed, so a killed run loses at most the row in flight.
+    `Writer.open` does the file work; the constructor only holds what it opened."""
 
-    def __init__(self, path: Path, resume: bool) -> None:
-        self.path, self.csv = path, path.suffix.lower() == ".csv"
+    def __init__(self, f: TextIO, csv_format: bool, fieldnames: list[str] | None) -> None:
+        self.f, self.csv, self.fieldnames = f, csv_format, fieldnames
+
+    @classmethod
+    def open(cls, path: Path, resume: bool) -> Writer:
         if path.suffix.lower() not in (".csv", ".jsonl"):
             raise InputError(f"{path}: output must be .csv or .jsonl")
-        self.fieldnames: list[str] | None = None
-        if resume and self.csv and path.exists() and path.stat().st_size:
+        as_csv, fieldnames = path.suffix.lower() == ".csv", None
+        if resume and as_csv and path.exists() and path.stat().st_size:
             with path.open(encoding="utf-8", newline="") as f:
-                self.fieldnames = next(csv.reader(f))
-        if resume and path.exists() and not self.csv:
+                fieldnames = next(csv.reader(f))
+        if resume and path.exists() and not as_csv:
             _drop_torn_line(path)
-        self.f: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
+        out: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
         if resume and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            self.f.write("\n")  # a CSV row cut off by a kill stays apart from the next row
+            out.write("\n")  # a CSV row cut off by a kill stays apart from the next row
+        return cls(out, as_csv, fieldnames)
 
     def write(self, row: dict[str, Any]) -> None:
         if self.csv:
@@ -192,17 +197,29 @@ class Output:
 
     def __init__(
         self,
+        writer: Writer,
+        errs: TextIO,
+        review: Writer | None,
+        summary: Summary,
+        review_below: float | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> None:
+        self.writer, self.errs, self.review, self.summary = writer, errs, review, summary
+        self.progress, self.review_below = progress, review_below
+
+    @classmethod
+    def open(
+        cls,
         output: Path,
         grader_name: str,
         resume: bool = False,
         review_below: float | None = None,
         progress: Callable[[int], object] | None = None,
-    ) -> None:
-        self.summary = Summary(grader=grader_name)
-        self.progress, self.review_below = progress, review_below
-        self.writer = Writer(output, resume)
-        self.errs = errors_path(output).open("w", encoding="utf-8")
-        self.review = Writer(review_path(output), resume) if review_below is not None else None
+    ) -> Output:
+        writer = Writer.open(output, resume)
+        errs = errors_path(output).open("w", encoding="utf-8")
+        review = Writer.open(review_path(output), resume) if review_below is not None else None
+        return cls(writer, errs, review, Summary(grader=grader_name), review_below, progress)
 
     def fail(self, line: int, key: str, reason: str) -> None:
         self.errs.write(json.dumps({"line": line, "id": key, "reason": reason}) + "\n")
@@ -281,7 +298,7 @@ def grade_file(
     lower also go to OUTPUT.review.jsonl for a person to check."""
     check_paths(input_path, output, resume)
     skip = done_keys(output) if resume else set()
-    out = Output(output, grader.name, resume, review_below, progress)
+    out = Output.open(output, grader.name, resume, review_below, progress)
     references = ReferenceCache(index, settings)
     pending: list[tuple[Job, tuple[str, str, ReferenceSet]]] = []
 

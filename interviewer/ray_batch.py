@@ -96,7 +96,7 @@ def grade_file_ray(
 
     check_paths(input_path, output, resume)
     skip = done_keys(output) if resume else set()
-    out = Output(output, kind, resume, review_below, progress)
+    out = Output.open(output, kind, resume, review_below, progress)
     started = False
     try:
         todo: dict[str, Job] = {j.key: j for j in jobs(input_path, settings, skip, out)}
@@ -234,7 +234,7 @@ def grade_file_ray_vllm(
     settings = settings.model_copy(update={"llm_engine": "ray"})
     grader = LLMGrader(RayEngine(settings), settings)
     skip = done_keys(output) if resume else set()
-    out = Output(output, grader.name, resume, review_below, progress)
+    out = Output.open(output, grader.name, resume, review_below, progress)
     references = ReferenceCache(open_index(settings) if use_index else None, settings)
     started = False
     try:

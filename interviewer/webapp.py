@@ -11,7 +11,9 @@ from typing import Any
 
 from .config import Settings
 from .controller import Controller, View
+from .embeddings import Embedder
 from .errors import InputError, InterviewerError, require
+from .index import Index
 from .interview import Engine
 from .session import MODES
 from .speech import Transcriber, vocabulary_from
@@ -47,19 +49,12 @@ COUNTDOWN_JS = """
 """
 
 
-def build_controller(settings: Settings) -> Controller:
-    """Wire the real components: index, grader, engine, store, speech."""
-    from .embeddings import default_embedder
+def build_controller(
+    settings: Settings, embedder: Embedder, index: Index, store: Store, llm_status: str
+) -> Controller:
+    """Wire the real components (opened by `main`): grader, engine, speech."""
     from .grader import make_grader
-    from .index import open_index
-    from .ingest import ingest
-    from .llm import ping
 
-    embedder = default_embedder()
-    index = open_index(settings, embedder)
-    if index.generation() is None:
-        ingest(settings, embedder)
-    index.warm()
     grader = make_grader(settings.grader, settings, embedder=embedder, index=index)
     followups: Any = None
     if settings.grader == "llm":
@@ -70,15 +65,6 @@ def build_controller(settings: Settings) -> Controller:
             OpenAICompatible(settings.for_followups()), settings.followup_max_tokens
         )
     engine = Engine(index.bank, grader, index, settings, time.time, random.Random(), followups)
-    problem = ping(settings) if settings.grader == "llm" else None
-    llm_status = (
-        (
-            "Grading: an AI model on your LLM server"
-            + (" (answering)." if problem is None else f" — not reachable right now: {problem}")
-        )
-        if settings.grader == "llm"
-        else "Grading: the offline grader on this computer (no AI server needed)."
-    )
     transcriber = None
     try:
         require("faster_whisper", "app")
@@ -89,8 +75,19 @@ def build_controller(settings: Settings) -> Controller:
         )
     except InterviewerError:
         pass
-    store = Store.for_settings(settings).open()  # a wrong DATABASE_URL stops the start
     return Controller(settings, engine, store, transcriber, llm_status)
+
+
+def grader_status(settings: Settings) -> str:
+    """The page's line about who grades; with the LLM grader, whether its server answers."""
+    if settings.grader != "llm":
+        return "Grading: the offline grader on this computer (no AI server needed)."
+    from .llm import ping
+
+    problem = ping(settings)
+    return "Grading: an AI model on your LLM server" + (
+        " (answering)." if problem is None else f" — not reachable right now: {problem}"
+    )
 
 
 def new_key() -> str:
@@ -365,7 +362,18 @@ def main(
     # Uploads and Gradio's copies of files live under the data dir, not the system temp.
     os.environ.setdefault("GRADIO_TEMP_DIR", str(settings.data_dir / "gradio-tmp"))
     logins = read_logins(settings.auth_file) if settings.auth_file else None
-    demo = build_ui(build_controller(settings))
+    from .embeddings import default_embedder
+    from .index import open_index
+    from .ingest import ingest
+
+    embedder = default_embedder()
+    index = open_index(settings, embedder)
+    if index.generation() is None:  # a first start: index the built-in guides
+        ingest(settings, embedder)
+    index.warm()
+    store = Store.for_settings(settings).open()  # a wrong DATABASE_URL stops the start
+    controller = build_controller(settings, embedder, index, store, grader_status(settings))
+    demo = build_ui(controller)
     demo.queue(default_concurrency_limit=4).launch(
         server_name=host or settings.host,
         server_port=port or settings.port,

@@ -9,6 +9,8 @@ import platformdirs
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from .errors import InputError
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_DIR = PACKAGE_DIR.parent
 
@@ -91,3 +93,22 @@ class Settings(BaseSettings):
     @property
     def index_dir(self) -> Path:
         return self.data_dir / "index"
+
+
+def read_logins(path: Path) -> list[tuple[str, str]]:
+    """`user:password` per line (blank lines and `#` comments skipped) for Gradio's login."""
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: cannot read the login file ({e})") from e
+    logins = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        user, sep, password = line.strip().partition(":")
+        if not sep or not user or not password:
+            raise InputError(f"{path}, line {n}: expected user:password")
+        logins.append((user, password))
+    if not logins:
+        raise InputError(f"{path}: no user:password line")
+    return logins

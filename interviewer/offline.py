@@ -7,7 +7,6 @@ dev parts of the eval data only. Everything runs on CPU with the packaged embedd
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -17,9 +16,10 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
+from .asides import aside, aside_candidates, without
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
-from .features import FEATURES, Analysis, Cache, analyse_many, aside, aside_candidates, warm
+from .features import FEATURES, Analysis, Cache, analyse_many, warm
 from .grade import Grade, Provenance, ReferenceSet
 from .index import Index
 from .nli import Entailment, default_nli
@@ -85,14 +85,6 @@ class Model:
             d.get("verdict_weight", {"input": 0.25, "bank": 0.5}),
             cl.Thresholds(**d.get("thresholds", {})),
         )
-
-
-def _without(answer: str, parts: Sequence[str]) -> str:
-    """The answer less these segments, with the commas and "and"s that joined them."""
-    for part in parts:
-        answer = answer.replace(part, "\0")
-    answer = re.sub(r"(?:[,;]\s*(?:(?:and|but|so|while)\s+)?)?\0\s*", " ", answer)
-    return re.sub(r"\s+([,;.])", r"\1", " ".join(answer.split()))
 
 
 @lru_cache(maxsize=1)
@@ -177,7 +169,7 @@ class OfflineGrader:
             vectors, at, content = self.embedder.embed(flat), 0, {}
             for n, ((q, a, refs), ts) in enumerate(zip(items, found, strict=True)):
                 if drop := aside(q, refs, ts, vectors[at : at + len(ts)], self._keep):
-                    content[n] = (q, _without(a, drop), refs)
+                    content[n] = (q, without(a, drop), refs)
                 at += len(ts)
             if content:
                 again = analyse_many(list(content.values()), self.embedder, self._keep)

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
+from .config import Settings, read_logins
 from .controller import Controller, View
 from .embeddings import Embedder
-from .errors import InputError, InterviewerError, require
+from .errors import InterviewerError, require
 from .index import Index
 from .interview import Engine
 from .session import MODES
@@ -384,22 +384,3 @@ def main(
         js=COUNTDOWN_JS,
         auth_message="Sign in with the name and password your team gave you." if logins else None,
     )
-
-
-def read_logins(path: Path) -> list[tuple[str, str]]:
-    """`user:password` per line (blank lines and `#` comments skipped) for Gradio's login."""
-    try:
-        lines = path.read_text("utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: cannot read the login file ({e})") from e
-    logins = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        user, sep, password = line.strip().partition(":")
-        if not sep or not user or not password:
-            raise InputError(f"{path}, line {n}: expected user:password")
-        logins.append((user, password))
-    if not logins:
-        raise InputError(f"{path}: no user:password line")
-    return logins

@@ -83,8 +83,8 @@ def test_another_browser_is_answered_as_if_the_session_did_not_exist(controller)
 
 
 def test_the_login_file_is_read_strictly(tmp_path):
+    from interviewer.config import read_logins
     from interviewer.errors import InputError
-    from interviewer.webapp import read_logins
 
     good = tmp_path / "logins"
     good.write_text("# team\nana:s3cret:with-colon\n\nbo:pw\n", "utf-8")

@@ -63,8 +63,13 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     qid = turn.prompt.question_id
     q = engine.bank.get(qid)
     rubric = engine.rubric(q) if q else None
-    # Delivery is apart from the score: how it was said, not what.
-    said = assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
+    # Delivery is apart from the score: how it was said, not what (and nothing to say of an
+    # "I don't know" or an empty answer).
+    said = (
+        []
+        if g.flags and set(g.flags) <= {"empty", "non_answer"}
+        else assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
+    )
     delivery = (
         ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
     )

@@ -179,4 +179,5 @@ def test_hints_stay_in_the_chat_and_a_replys_flag_is_named_as_the_replys(control
     assert session.current is not None and session.current.kind == "follow_up"
     view = controller.answer(owner, view.session_id, "I don't know", view.turns)
     assert "Your last reply: marked as no attempt" in view.card
+    assert "Delivery" not in view.card  # nothing to say of how "I don't know" was said
     assert hint in [m["content"] for m in view.chat]

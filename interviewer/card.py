@@ -92,9 +92,10 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     if g.flags:
         # The flags are the last turn's; after a follow-up they describe the reply, not the
         # question whose result stands above.
-        said_of = "Your last reply: " if turn.prompt.kind == "follow_up" else ""
         words = "; ".join(FLAG_WORDS.get(f, f) for f in g.flags)
-        lines += [f"_{said_of}{words[:1].lower() + words[1:] if said_of else words}._", ""]
+        if turn.prompt.kind == "follow_up":
+            words = f"Your last reply: {words[:1].lower()}{words[1:]}"
+        lines += [f"_{words}._", ""]
     if turn.late and session.plan.seconds_per_answer:
         lines += [
             f"_Answered late: over the {session.plan.seconds_per_answer}-second limit._",

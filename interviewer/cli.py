@@ -173,7 +173,7 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
             index = _index_or_none(settings)
             grader = make_grader(args.grader, settings, index=index)
             summary = grade_file(src, out, grader, settings, index, args.concurrency or 8, **run)
-    print(json.dumps(summary.record(Path(args.output), args.review_below is not None)))
+    print(json.dumps(summary.record(out, args.review_below is not None)))
     return 0 if summary.errors == 0 else 1
 
 

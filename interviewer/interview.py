@@ -330,9 +330,8 @@ class Engine:
     def hints_given(self, prompt: Prompt, count: int) -> list[str]:
         """The first `count` hints as the chat showed them (they stay in the conversation)."""
         ladder = self.hint_ladder(prompt)
-        return [f"Hint {i} of {len(ladder)}: {ladder[i - 1]}" for i in range(1, count + 1)][
-            : len(ladder)
-        ]
+        shown = min(count, len(ladder))  # a ladder edited shorter since keeps what is left
+        return [f"Hint {i} of {len(ladder)}: {ladder[i - 1]}" for i in range(1, shown + 1)]
 
     def hint(self, session: Session) -> str:
         """The next hint of the question's ladder; never the same twice."""

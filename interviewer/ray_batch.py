@@ -26,13 +26,12 @@ from .config import Settings
 from .errors import InterviewerError, require
 from .grader import CHUNK, grade_isolated, make_grader
 from .index import open_index
-from .llm_grader import reply_tokens
+from .llm_grader import LLMGrader, Request, reply_tokens
 from .references import ReferenceCache
 from .rows import done_keys
 
 if TYPE_CHECKING:
     from .grade import ReferenceSet
-    from .llm_grader import LLMGrader
 
 DEFAULT_ACTORS = 2
 
@@ -228,8 +227,6 @@ def grade_file_ray_vllm(
     require("ray", "ray")
     import ray
 
-    from .llm_grader import LLMGrader, Request
-
     check_paths(input_path, output, resume)
     settings = settings.model_copy(update={"llm_engine": "ray"})
     grader = LLMGrader(RayEngine(settings), settings)
@@ -241,7 +238,8 @@ def grade_file_ray_vllm(
         waiting: dict[str, tuple[Job, Request]] = {}
         for job in jobs(input_path, settings, skip, out):
             try:
-                item = (job.row.question, job.row.answer, references(*_asked(job)))
+                refs = references(job.row.question, job.row.reference_answer or None)
+                item = (job.row.question, job.row.answer, refs)
                 planned = grader.plan(item)
             except Exception as e:
                 out.fail(job.line, job.key, failure_reason(e))
@@ -278,11 +276,7 @@ def grade_file_ray_vllm(
     return out.summary
 
 
-def _asked(job: Job) -> tuple[str, str | None]:
-    return job.row.question, job.row.reference_answer or None
-
-
-def vllm_sampling(grader: LLMGrader, req: Any) -> dict[str, Any]:
+def vllm_sampling(grader: LLMGrader, req: Request) -> dict[str, Any]:
     """A request row's sampling fields, as the server path sends them. The reply schema
     travels as JSON text (each row's enums differ, which Arrow cannot hold as one struct
     type); vLLM's structured outputs take the text as it is."""
@@ -338,8 +332,6 @@ def vllm_request(
 ) -> dict[str, Any] | None:
     """The engine stage's row for one answer: the messages, reply JSON schema and sampling the
     server path sends; None when a rule settles the grade without the model."""
-    from .llm_grader import Request
-
     planned = grader.plan((question, answer, refs))
     if not isinstance(planned, Request):
         return None

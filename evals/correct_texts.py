@@ -8,8 +8,9 @@ answer). Counts the answers with any contradicted key point, by what decided it 
 stated misconception, the NLI model), and with -v prints each. Then replies to follow-ups:
 each probe answered with its point's last two paraphrases (right) and with the misconceptions
 about its point (wrong), graded as the interview grades a reply: how many are covered, missed,
-contradicted. These texts are the rubrics' own, so the figures are a check on the claim
-checker, not an accuracy on unseen answers.
+contradicted. And each key point given alone, word for word, as the answer to its question:
+how often that point is covered. These texts are the rubrics' own, so the figures are a check
+on the claim checker, not an accuracy on unseen answers.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def main() -> None:
     grader = OfflineGrader(embedder, index=index)
     rubrics = load_rubrics(settings.data_dir)
     items, kinds = [], []
+    alone: list[tuple[str, str, object]] = []  # each key point, word for word, as the answer
     replies: dict[str, list] = {"right": [], "wrong": []}
     for q in index.bank.technical():
         rubric = rubric_of(q, rubrics)
@@ -38,6 +40,7 @@ def main() -> None:
             continue
         refs = gather(q.text, index, settings, question_id=q.id)
         for k in rubric.key_points:
+            alone.append((q.text, k.text, refs))
             if k.probe:
                 on_k = focused(refs, (k.id,))
                 replies["right"] += [(k.probe, p, on_k) for p in k.paraphrases[-2:]]
@@ -64,6 +67,17 @@ def main() -> None:
     for kind in answers:
         print(f"| {kind} | {answers[kind]} | {wrong[kind]} |")
     print("decided by:", dict(by))
+    graded = grader.grade_many(alone)  # type: ignore[arg-type]
+    said = Counter(
+        next((c.verdict for c in g.claims if c.point == text), "not checked")
+        for (_, text, _), g in zip(alone, graded, strict=True)
+    )
+    print("\n| each key point alone as the answer | n | its point covered | scored 0 |")
+    print("| --- | --- | --- | --- |")
+    print(
+        f"| key points | {len(alone)} | {said['covered']} | {sum(g.score == 0 for g in graded)} |"
+    )
+    print("other verdicts on the point itself:", {k: v for k, v in said.items() if k != "covered"})
     print("\n| follow-up replies | n | covered | missed | contradicted |")
     print("| --- | --- | --- | --- | --- |")
     for kind, rows in replies.items():

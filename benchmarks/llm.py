@@ -25,10 +25,10 @@ from interviewer.config import Settings
 from interviewer.detectors import settled_by_rules
 from interviewer.errors import LLMError
 from interviewer.evaldata import load
-from interviewer.grade import Provenance, ReferenceSet
 from interviewer.index import has_index, open_index
 from interviewer.llm import OpenAICompatible
 from interviewer.llm_grader import LLMGrader
+from interviewer.records import Provenance, ReferenceSet
 from interviewer.references import gather
 
 REPO = Path(__file__).resolve().parent.parent

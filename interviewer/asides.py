@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .features import Analysis, Cache, content_words
-from .grade import ReferenceSet
+from .records import ReferenceSet
 
 # A segment that shares no content word with the question and its reference material, and
 # whose own vector is less similar than this to each of them, is not about the question. On

@@ -15,9 +15,9 @@ from pydantic import BaseModel, ValidationError, field_validator
 
 from .config import Settings
 from .errors import InputError, InterviewerError
-from .grade import Grade, ReferenceSet
 from .grader import CHUNK, Grader, grade_isolated, too_long
 from .index import Index
+from .records import Grade, ReferenceSet
 from .references import ReferenceCache
 from .rows import check_input, done_keys, read_rows
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .evaldata import EvalItem
-from .grade import Grade
+from .records import Grade
 
 WRONG_CASES = {"wrong", "inverted"}  # in-domain cases whose key claim is wrong
 RIGHT_CASES = {"complete", "partial", "terse", "spoken", "stt", "limited"}

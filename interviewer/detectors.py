@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 
 from . import injection
-from .grade import Grade, Provenance, ReferenceSet
+from .records import Grade, Provenance, ReferenceSet
 
 _FILLERS = re.compile(r"\b(um+|uh+|er+|like|you know|so|well|hmm+|okay|ok|basically)\b[,.]?", re.I)
 

@@ -17,10 +17,10 @@ from .claim_evals import confidence_split, contradiction_metrics, report_lines
 from .config import Settings
 from .errors import InputError, InterviewerError
 from .evaldata import EvalItem, load, part
-from .grade import Grade
 from .grader import CHUNK, Grader, grade_isolated, make_grader
 from .index import Index
 from .metrics import bootstrap_ci, f1_scores, fit_threshold, regression
+from .records import Grade
 from .references import ReferenceCache
 
 

@@ -16,8 +16,8 @@ import numpy as np
 
 from .detectors import strip_fillers
 from .embeddings import Embedder, TokenEmbedder
-from .grade import Reference, ReferenceSet
 from .parsing import split_sentences
+from .records import Reference, ReferenceSet
 
 Tokens = tuple[tuple[int, ...], np.ndarray]  # word-piece ids, unit token vectors
 PUNCTUATION = tuple(".,;:!?()[]{}'\"-/")

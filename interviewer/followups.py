@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from .grade import ReferenceSet
 from .llm import ChatModel
-from .records import Question
+from .records import Question, ReferenceSet
 from .rubrics import KeyPoint
 
 

@@ -8,10 +8,10 @@ from typing import Protocol
 from .config import Settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputError
-from .grade import Grade, ReferenceSet
 from .index import Index, open_index
 from .llm import ChatModel, make_chat
 from .llm_grader import LLMGrader
+from .records import Grade, ReferenceSet
 from .references import gather
 
 Item = tuple[str, str, ReferenceSet]  # (question, answer, references)

@@ -19,9 +19,8 @@ from .bank import Bank
 from .delivery import Spoken
 from .errors import InputError
 from .followups import FollowUpWriter, OfflineFollowUps
-from .grade import Grade, ReferenceSet
 from .grader import Grader, too_long
-from .records import DIFFICULTIES, Difficulty, Question
+from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
 from .session import Plan, Prompt, Session, Turn, question_result

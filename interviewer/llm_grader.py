@@ -16,9 +16,9 @@ from . import injection
 from .config import Settings
 from .detectors import no_reference, rule_feedback, settled_by_rules
 from .errors import LLMError
-from .grade import Grade, Provenance, ReferenceSet
 from .llm import ChatModel
 from .prompts import render
+from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
 from .scoring import from_verdicts, rubric_id
 

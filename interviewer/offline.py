@@ -20,9 +20,9 @@ from .asides import aside, aside_candidates, without
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many, warm
-from .grade import Grade, Provenance, ReferenceSet
 from .index import Index
 from .nli import Entailment, default_nli
+from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
 from .scoring import from_verdicts, rubric_id
 

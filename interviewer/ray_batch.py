@@ -31,7 +31,7 @@ from .references import ReferenceCache
 from .rows import done_keys
 
 if TYPE_CHECKING:
-    from .grade import ReferenceSet
+    from .records import ReferenceSet
 
 DEFAULT_ACTORS = 2
 

@@ -1,9 +1,13 @@
-"""Frozen domain records shared by the bank, the index and the grader."""
+"""Frozen domain records: the bank's questions and passages, and the grades every grader
+returns, whichever produced it."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from .rubrics import Rubric
 
 Difficulty = Literal["easy", "medium", "hard"]
 Kind = Literal["concept", "scenario", "system design", "coding", "advice"]
@@ -118,3 +122,115 @@ class Hit:
             "text": self.text,
             "metadata": self.metadata,
         }
+
+
+# ------------------------------------------------------------------ grades
+FLAGS = ("empty", "non_answer", "off_topic", "injection", "no_reference", "language")
+RefKind = Literal["input", "bank", "passage"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One piece of reference material a grade was judged against."""
+
+    id: str
+    kind: RefKind
+    text: str
+    key_points: tuple[str, ...] = ()
+    source: str = ""
+    score: float | None = None  # retrieval similarity, where retrieved
+
+
+@dataclass(frozen=True)
+class ReferenceSet:
+    question: str
+    references: tuple[Reference, ...]
+    question_id: str | None = None  # the bank question matched, if any
+    match_score: float | None = None
+    rubric: Rubric | None = None  # the matched question's rubric
+    # Set for a follow-up reply: grade it on these key point ids of the rubric only.
+    focus: tuple[str, ...] = ()
+
+    @property
+    def answer_keys(self) -> tuple[Reference, ...]:
+        """Authored answers (input first, then the bank's variants); passages only if none."""
+        authored = tuple(r for r in self.references if r.kind in ("input", "bank"))
+        return authored or tuple(r for r in self.references if r.kind == "passage")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    grader: str  # "offline" or "llm"
+    model: str
+    prompt_version: str = ""
+    decided_by: str = "model"  # or "rule:<flag>" when a detector settled the score
+    settings: dict[str, Any] = field(default_factory=dict)
+    # The key points graded against: "authored", "passages", "llm", "auto" (rubrics.py),
+    # "input" (the row's own reference answer) or "retrieved" (passages, no rubric).
+    rubric: str = ""
+    rubric_id: str = ""  # the bank question whose rubric it is, when it is a bank question's
+    claim_checker: str = ""  # the NLI model (offline) that gave the verdicts
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """One key point's verdict in a grade: what the answer said about it, and where from."""
+
+    point: str
+    verdict: str  # covered | contradicted | missed
+    label: str = ""
+    weight: str = "core"  # core | supporting
+    evidence: str = ""  # the answer's sentence that decided it
+    source: str = ""  # where the key point comes from (guide and section)
+    misconception: str = ""  # the known wrong claim the answer stated, if that decided it
+    point_id: str = ""
+
+
+@dataclass(frozen=True)
+class Grade:
+    score: int
+    covered: tuple[str, ...]
+    missed: tuple[str, ...]
+    wrong_claims: tuple[str, ...]
+    feedback: str
+    reference_ids: tuple[str, ...]
+    flags: tuple[str, ...]
+    confidence: float
+    provenance: Provenance
+    expected_score: float | None = None  # the unrounded score
+    references: tuple[Reference, ...] = ()
+    claims: tuple[ClaimResult, ...] = ()  # per key point verdicts, in the rubric's order
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.score <= 5:
+            raise ValueError(f"score {self.score} is outside 0-5")
+
+    def to_dict(self, with_references: bool = False) -> dict[str, Any]:
+        d = asdict(self)
+        if not with_references:
+            d.pop("references")
+        for key in ("covered", "missed", "wrong_claims", "reference_ids", "flags"):
+            d[key] = list(d[key])
+        d["claims"] = [asdict(c) for c in self.claims]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Grade:
+        prov = dict(d["provenance"])
+        return cls(
+            score=d["score"],
+            covered=tuple(d["covered"]),
+            missed=tuple(d["missed"]),
+            wrong_claims=tuple(d["wrong_claims"]),
+            feedback=d["feedback"],
+            reference_ids=tuple(d["reference_ids"]),
+            flags=tuple(d["flags"]),
+            confidence=d["confidence"],
+            provenance=Provenance(**prov),
+            expected_score=d.get("expected_score"),
+            references=tuple(
+                Reference(**(r | {"key_points": tuple(r.get("key_points", ()))}))
+                for r in d.get("references", ())
+            ),
+            claims=tuple(ClaimResult(**c) for c in d.get("claims", ())),
+        )

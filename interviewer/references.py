@@ -7,10 +7,9 @@ from pathlib import Path
 
 from .claims import Claim, Wrong
 from .config import Settings
-from .grade import Reference, ReferenceSet
 from .index import Index
 from .parsing import key_points
-from .records import Question
+from .records import Question, Reference, ReferenceSet
 from .rubrics import Rubric, Rubrics, auto_rubric, whole_sentences
 
 

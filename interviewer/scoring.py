@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import claims as cl
-from .grade import ClaimResult, Grade, Provenance, ReferenceSet
+from .records import ClaimResult, Grade, Provenance, ReferenceSet
 
 
 def from_verdicts(

@@ -8,8 +8,7 @@ from typing import Any, Literal
 
 from . import claims as cl
 from .delivery import Spoken
-from .grade import ClaimResult, Grade
-from .records import Difficulty
+from .records import ClaimResult, Difficulty, Grade
 from .scoring import feedback
 
 Mode = Literal["phone screen", "deep dive", "rapid-fire"]

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from .delivery import Spoken
 from .errors import InputError, StaleSessionError, StorageError, require
-from .grade import Grade
+from .records import Grade
 from .session import Plan, Prompt, Session, Turn
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from interviewer.claims import (
     score,
 )
 from interviewer.exact import disagree, exact_contradiction, swapped_roles
-from interviewer.grade import Provenance, ReferenceSet
+from interviewer.records import Provenance, ReferenceSet
 from interviewer.scoring import from_verdicts
 
 CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)

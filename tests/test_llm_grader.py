@@ -9,9 +9,9 @@ import pytest
 
 from interviewer.config import Settings
 from interviewer.errors import LLMError
-from interviewer.grade import Reference, ReferenceSet
 from interviewer.llm import OpenAICompatible, ping
 from interviewer.llm_grader import LLMGrader, grade_schema, parse_reply, quoted, reply_tokens
+from interviewer.records import Reference, ReferenceSet
 from tests.fake_llm import FakeLLM, completion, grade_json
 
 REFS = ReferenceSet(

@@ -6,8 +6,8 @@ import jinja2
 import pytest
 
 from interviewer.claims import Claim
-from interviewer.grade import Reference
 from interviewer.prompts import available, render
+from interviewer.records import Reference
 
 VARIABLES = {
     "grade_v3": {},

@@ -24,7 +24,7 @@ import pytest
 from interviewer.config import Settings
 from interviewer.delivery import Spoken
 from interviewer.errors import InputError, StaleSessionError
-from interviewer.grade import ClaimResult, Grade, Provenance, Reference
+from interviewer.records import ClaimResult, Grade, Provenance, Reference
 from interviewer.session import Plan, Prompt, Session, Turn
 from interviewer.store import Store, migrate
 

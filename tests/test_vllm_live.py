@@ -22,11 +22,11 @@ import pytest
 from interviewer.config import Settings
 from interviewer.errors import LLMError
 from interviewer.followups import LLMFollowUps
-from interviewer.grade import Reference, ReferenceSet
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.llm import OpenAICompatible, ping
 from interviewer.llm_grader import LLMGrader
+from interviewer.records import Reference, ReferenceSet
 from interviewer.session import Plan
 
 REPO = Path(__file__).resolve().parent.parent

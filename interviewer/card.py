@@ -107,6 +107,12 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     if wrong:
         lines += ["**Wrong claims**", *(wrong_line(c.evidence, c.point, c.source) for c in wrong)]
         lines += [""]
+    if result.corrected:
+        lines += [
+            "**Corrected when asked**",
+            *(wrong_line(c.evidence, c.point, c.source) for c in result.corrected),
+            "",
+        ]
     if covered:
         lines += ["**Covered**", *(f"- {c.point}" for c in covered), ""]
     if missed:

@@ -277,8 +277,9 @@ class Engine:
         )
 
     def _next_probe(self, session: Session, q: Question, grade: Grade) -> KeyPoint | None:
-        """The most important key point still missed in this question and not yet probed;
-        None when follow-ups are used up, the answer was a non-answer, or nothing is missed."""
+        """The key point to probe next: a contradicted one first, then the most important one
+        still missed, never one probed before in this question; None when follow-ups are used
+        up, the answer was a non-answer, or nothing is missed."""
         if session.followups_here >= session.plan.max_followups or set(grade.flags) & {
             "injection",
             "empty",
@@ -294,9 +295,12 @@ class Engine:
         state = question_result(turns, q.id)
         if state.score >= 4:
             return None
-        done = {c.point_id for c in state.claims if c.verdict != "missed"}
-        for point in rubric.ordered():
-            if point.id not in done and point.id not in probed:
+        wrong = {c.point_id for c in state.claims if c.verdict == "contradicted"}
+        covered = {c.point_id for c in state.claims if c.verdict == "covered"}
+        # What was said wrong before what was left out, as an interviewer challenges it: the
+        # probe gives the candidate the chance to correct it.
+        for point in sorted(rubric.ordered(), key=lambda k: k.id not in wrong):
+            if point.id not in covered and point.id not in probed:
                 return point
         return None
 

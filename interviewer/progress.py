@@ -76,6 +76,8 @@ def _verdicts(session: Session, qid: str, points_of: PointsOf) -> dict[str, tupl
         return {k.id: (k.text, "skipped") for k in points_of(qid)}
     result = question_result(session.turns, qid)
     out = {c.point_id or c.point: (c.point, c.verdict) for c in result.claims}
+    # Put right only when asked: still to review.
+    out |= {c.point_id or c.point: (c.point, "contradicted") for c in result.corrected}
     if result.score == 0 and all(v == "covered" for _, v in out.values()):
         return {k.id: (k.text, "missed") for k in points_of(qid)}
     return out

@@ -53,7 +53,8 @@ def topic_scores(session: Session, bank: Bank) -> dict[str, float]:
 def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]:
     from .store import turn_to_dict
 
-    questions, strengths, wrong, study = [], [], [], []
+    questions, strengths, study = [], [], []
+    wrong: list[dict[str, Any]] = []
     scores = question_scores(session)
     for qid, score in scores.items():
         q = bank.get(qid)
@@ -70,6 +71,11 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 wrong.append(item | {"claim": c.evidence, "misconception": c.misconception})
             elif c.verdict == "missed":
                 study.append(item | {"weight": c.weight})
+        for c in result.corrected:
+            item = {"question": q.text, "point": c.point, "label": c.label, "source": c.source}
+            wrong.append(
+                item | {"claim": c.evidence, "misconception": c.misconception, "corrected": True}
+            )
         if rubric and not any(c.verdict != "covered" for c in result.claims) and not score:
             # Skipped, "I don't know" or off-topic: no point was checked, all are to learn.
             study += [
@@ -167,7 +173,11 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         lines += [f"- {s['point']}" for s in data["strengths"]]
     if data["wrong_claims"]:
         lines += ["", "## Wrong claims to fix", ""]
-        lines += [wrong_line(w["claim"], w["point"], w["source"]) for w in data["wrong_claims"]]
+        lines += [
+            wrong_line(w["claim"], w["point"], w["source"])
+            + (" — corrected when asked" if w.get("corrected") else "")
+            for w in data["wrong_claims"]
+        ]
     if data["study_plan"]:
         lines += ["", "## Study plan", "", "The key points you missed, question by question."]
         by_question: dict[str, list[dict[str, Any]]] = {}

@@ -97,6 +97,9 @@ class QuestionResult:
     claims: tuple[ClaimResult, ...]
     closed: bool = True
     feedback: str = ""  # about the whole question: its answer and the replies together
+    # Wrong claims that a later reply put right: the point counts as covered, the slip as one
+    # notable error (the scale's 3 at most), and it stays on record.
+    corrected: tuple[ClaimResult, ...] = ()
 
 
 def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
@@ -106,13 +109,18 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
     first = mine[0].grade
     assert first is not None
     merged: dict[str, ClaimResult] = {c.point_id or c.point: c for c in first.claims}
+    corrected: dict[str, ClaimResult] = {}
     rank = {"missed": 0, "covered": 1, "contradicted": 2}
     for t in mine[1:]:
         assert t.grade is not None
         for c in t.grade.claims:
             key = c.point_id or c.point
-            if key not in merged or rank[c.verdict] > rank[merged[key].verdict]:
+            was = merged.get(key)
+            if was is not None and was.verdict == "contradicted" and c.verdict == "covered":
+                corrected[key], merged[key] = was, c
+            elif was is None or rank[c.verdict] > rank[was.verdict]:
                 merged[key] = c
+                corrected.pop(key, None)  # wrong again after the correction
     results = tuple(merged.values())
     if len(mine) == 1 or not results:
         return QuestionResult(question_id, first.score, results, feedback=first.feedback)
@@ -131,4 +139,12 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
     _, by_coverage = cl.score(verdicts)
     estimate = max(first.expected_score or float(first.score), by_coverage)
     score, _ = cl.score(verdicts, estimate)
-    return QuestionResult(question_id, score, results, feedback=feedback(score, results))
+    fixed = tuple(corrected.values())
+    if fixed:
+        score = min(score, 3)
+    text = feedback(score, results)
+    if fixed:
+        text += (
+            f" You corrected {len(fixed)} wrong claim{'s' if len(fixed) > 1 else ''} when asked."
+        )
+    return QuestionResult(question_id, score, results, feedback=text, corrected=fixed)

@@ -76,6 +76,32 @@ def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_res
         assert out2.next.focus != probed.id
 
 
+WRONG_HBM = (
+    "HBM is the slower, cheaper option: it has lower bandwidth than GDDR. "
+    "GDDR6X is what datacenter GPUs like the H100 use."
+)
+
+
+def test_a_wrong_claim_is_challenged_first_and_a_correction_counts_as_one_error(engine):
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = hbm_question(engine)
+    s.current = engine._ask(q)
+    rubric = engine.rubric(q)
+    out = engine.answer(s, WRONG_HBM)
+    first = question_result(s.turns, q.id)
+    wrong = [c.point_id for c in first.claims if c.verdict == "contradicted"]
+    assert wrong and first.score <= 1
+    # The follow-up challenges a wrong point before asking for a missed one.
+    assert out.decision == "follow-up" and out.next.focus in wrong
+    out2 = engine.answer(s, rubric.point(out.next.focus).text)  # put right, as the rubric says
+    assert out2.turn.grade.claims[0].verdict == "covered"
+    after = question_result(s.turns, q.id)
+    assert out.next.focus in {c.point_id for c in after.corrected}
+    assert out.next.focus in {c.point_id for c in after.claims if c.verdict == "covered"}
+    assert first.score <= after.score <= 3  # one notable error, put right when asked
+    assert "corrected 1 wrong claim" in after.feedback
+
+
 def test_hints_walk_the_ladder_and_never_repeat(engine):
     s = engine.start(Plan(("memory",), "easy", 3))
     q = engine.bank.get(s.current.question_id)

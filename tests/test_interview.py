@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from interviewer.card import grade_card
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
@@ -83,7 +84,7 @@ WRONG_HBM = (
 
 
 def test_a_wrong_claim_is_challenged_first_and_a_correction_counts_as_one_error(engine):
-    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    s = engine.start(Plan(("memory",), "easy", 3, "phone screen"))  # one follow-up
     q = hbm_question(engine)
     s.current = engine._ask(q)
     rubric = engine.rubric(q)
@@ -100,6 +101,8 @@ def test_a_wrong_claim_is_challenged_first_and_a_correction_counts_as_one_error(
     assert out.next.focus in {c.point_id for c in after.claims if c.verdict == "covered"}
     assert first.score <= after.score <= 3  # one notable error, put right when asked
     assert "corrected 1 wrong claim" in after.feedback
+    card, _ = grade_card(s, engine)  # the question is closed: the card says what was put right
+    assert "**Corrected when asked**" in card and rubric.point(out.next.focus).text in card
 
 
 def test_hints_walk_the_ladder_and_never_repeat(engine):

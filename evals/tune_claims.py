@@ -4,9 +4,8 @@
 
 The NLI thresholds (entailment, contradiction, a stated misconception) and the weight of the
 verdicts' coverage against the fitted model's estimate are picked on Mohler dev (Pearson),
-the in-domain dev split (QWK, and wrong answers scored <= 1) and SciEntsBank train's tuning
-fold (3-way weighted F1), the fifth of its questions the NLI model was not trained on.
-Run after evals/train_nli.py and evals/train_offline.py; it writes
+the in-domain dev split (QWK, and wrong answers scored <= 1) and a fixed sample of SciEntsBank
+train (3-way weighted F1). Run after evals/train_nli.py and evals/train_offline.py; it writes
 `verdict_weight` and `thresholds` into interviewer/data/offline_grader.json.
 """
 
@@ -14,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 from dataclasses import asdict, replace
 
 import numpy as np
@@ -22,7 +22,7 @@ from interviewer.claim_evals import verdict_label
 from interviewer.claims import Thresholds
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
-from interviewer.evaldata import checker_tuning_fold, load
+from interviewer.evaldata import load
 from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import f1_scores, qwk
@@ -39,11 +39,10 @@ GRID = {
     "stated_agree": (1.01, 0.6),  # 1.01: off
     # Which sentences are asked about at all (what grading costs): the similarity floor, and
     # a second sentence only when it is this close to the first.
-    "min_sim": (0.4,),
-    "next_gap": (0.1,),
-    # The model alone contradicting a row's own reference answer (1.01: never).
-    "contradict_given": (1.01, 0.9, 0.8),
+    "min_sim": (0.3, 0.4),
+    "next_gap": (0.1, 1.0),  # on a tie, the cheaper first
 }
+SB_SAMPLE = 900
 
 
 def main() -> None:
@@ -53,15 +52,12 @@ def main() -> None:
     index = open_index(settings, embedder)
     grader = OfflineGrader(embedder, index=index)
     base = grader.model
-    sb = [
-        i
-        for i in load("scientsbank", settings)
-        if i.part == "dev" and checker_tuning_fold(i.group.removeprefix("sb-"))
-    ]
+    rng = random.Random(1234)
+    sb = [i for i in load("scientsbank", settings) if i.part == "dev"]
     sets = {
         "mohler": ([i for i in load("mohler", settings) if i.part == "dev"], None),
         "indomain": ([i for i in load("indomain", settings) if i.part == "dev"], index),
-        "scientsbank": (sb, None),
+        "scientsbank": (rng.sample(sb, SB_SAMPLE), None),
     }
     prepared = {}
     for name, (items, use_index) in sets.items():
@@ -76,9 +72,7 @@ def main() -> None:
         prepared[name] = (items, triples, *grader.prepare(triples))
         print(f"{name}: {len(items)} dev answers prepared", flush=True)
     rows = []
-    for wi, wb, ent, con, stated, margin, agree, floor, gap, given in itertools.product(
-        *GRID.values()
-    ):
+    for wi, wb, ent, con, stated, margin, agree, floor, gap in itertools.product(*GRID.values()):
         th = Thresholds(
             entail=ent,
             contradict=con,
@@ -88,7 +82,6 @@ def main() -> None:
             contradict_sim=0.65,
             min_sim=floor,
             next_gap=gap,
-            contradict_given=given,
             wrong_min_sim=0.5,
         )
         vw = {"input": wi, "bank": wb}

@@ -5,7 +5,6 @@ Parts follow ../shared/evaldata/README.md exactly: tune on `dev`, report on `rep
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,12 +31,6 @@ class EvalItem:
     label_3way: str | None = None
     human_pair: tuple[float, float] | None = None  # two humans' grades, where the data has them
     question_id: str | None = None  # a bank question id (in-domain set)
-
-
-def checker_tuning_fold(question_id: str) -> bool:
-    """SciEntsBank `train` questions the claim checker's model is not trained on (a fifth, by
-    question), so the thresholds tuned on them meet answers to questions it has not seen."""
-    return int(hashlib.sha1(question_id.encode("utf-8")).hexdigest()[:8], 16) % 5 == 0
 
 
 def _rows(path: Path) -> list[dict[str, Any]]:

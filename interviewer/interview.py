@@ -292,6 +292,7 @@ class Engine:
             return None
         turns = [t for t in session.turns if t.prompt.question_id == q.id]
         probed = {t.prompt.focus for t in turns if t.prompt.kind == "follow_up"}
+        probed |= self._hinted(turns, rubric)
         state = question_result(turns, q.id)
         if state.score >= 4:
             return None
@@ -303,6 +304,20 @@ class Engine:
             if point.id not in covered and point.id not in probed:
                 return point
         return None
+
+    def _hinted(self, turns: list[Turn], rubric: Rubric) -> set[str]:
+        """Key points a hint shown in this question already pointed at (the one point it shares
+        the most words with, two at least): a follow-up on one would ask it a second time."""
+        about = {k.id: set(_words(f"{k.text} {k.probe} {k.label}")) for k in rubric.key_points}
+        out = set()
+        for turn in turns:
+            for hint in self.hint_ladder(turn.prompt)[: turn.hints]:
+                shared = {pid: len(words & set(_words(hint))) for pid, words in about.items()}
+                most = max(shared.values(), default=0)
+                top = [pid for pid, n in shared.items() if n == most]
+                if most >= 2 and len(top) == 1:
+                    out.add(top[0])
+        return out
 
     def skip(self, session: Session) -> Outcome:
         prompt = self._require_active(session)

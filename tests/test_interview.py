@@ -105,6 +105,23 @@ def test_a_wrong_claim_is_challenged_first_and_a_correction_counts_as_one_error(
     assert "**Corrected when asked**" in card and rubric.point(out.next.focus).text in card
 
 
+def test_a_point_a_hint_already_asked_about_is_not_asked_again_as_a_follow_up(engine):
+    s = engine.start(Plan(("gpu-architecture",), "easy", 3, "deep dive"))
+    q = next(q for q in engine.bank.questions if q.text.startswith("What is a warp and why"))
+    s.current = engine._ask(q)
+    hints = [engine.hint(s) for _ in range(2)]
+    assert "disagree on an if-statement" in hints[1]  # the hint that asks about divergence
+    out = engine.answer(s, "A warp is a group of 32 threads executing one instruction in lockstep.")
+    missed = {c.point_id for c in out.turn.grade.claims if c.verdict == "missed"}
+    assert "divergence" in missed  # still missed, yet already asked about by the hint
+    assert out.decision == "follow-up" and out.next.focus not in {"divergence", "definition"}
+    # Without the hints the same answer is asked about divergence (the most important miss).
+    s2 = engine.start(Plan(("gpu-architecture",), "easy", 3, "deep dive"))
+    s2.current = engine._ask(q)
+    out2 = engine.answer(s2, out.turn.answer)
+    assert out2.next.focus == "divergence"
+
+
 def test_hints_walk_the_ladder_and_never_repeat(engine):
     s = engine.start(Plan(("memory",), "easy", 3))
     q = engine.bank.get(s.current.question_id)

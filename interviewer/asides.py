@@ -11,12 +11,12 @@ import numpy as np
 from .features import Analysis, Cache, content_words
 from .records import ReferenceSet
 
-# A segment that shares no content word with the question and its reference material, and
-# whose own vector is less similar than this to each of them, is not about the question. On
-# the dev parts (Mohler fold 0, in-domain dev) it set aside 26 segments of 585 answers (Mohler
-# r 0.5394 -> 0.5401, in-domain unchanged); generic padding appended to the in-domain dev
-# answers raised 15 of 480 scores, against 59 without it (evals/injection.py --padding; 23
-# while a sentence opening with "This" was never set aside, even one about the candidate).
+# A candidate segment whose own vector is less similar than this to each text of the question
+# and its reference material is not about the question. On the dev parts (Mohler fold 0,
+# in-domain dev) it set aside 26 segments of 585 answers (Mohler r 0.5394 -> 0.5401, in-domain
+# unchanged); generic padding appended to the in-domain dev answers raised 8 of 480 scores,
+# against 59 without it (evals/injection.py --padding; 15 while a segment that shared a word
+# with the material was never a candidate, even one about the candidate).
 ASIDE_SIM = 0.3
 _POINTS_BACK = re.compile(
     r"\W*(?:it|its|it's|they|their|them|these|those|this|that|such|so|which)\b", re.I
@@ -24,6 +24,7 @@ _POINTS_BACK = re.compile(
 
 
 _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
+_YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
 
 def _material(question: str, refs: ReferenceSet) -> list[str]:
@@ -31,34 +32,45 @@ def _material(question: str, refs: ReferenceSet) -> list[str]:
     return [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
 
 
+def _segments(an: Analysis) -> list[str]:
+    return [t for t in an.sentences if len(t.split()) >= 3]
+
+
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
-    """The answer's segments that share no content word with the question, its reference
-    texts or key points (padding, pleasantries, appeals), unless that is all of them."""
-    segs = [t for t in an.sentences if len(t.split()) >= 3]
-    texts = _material(question, refs)
-    words = set().union(*map(content_words, texts))
+    """The answer's segments that may not be about the question: those sharing no content
+    word with the question, its reference texts or key points, and those that speak of the
+    candidate or to the interviewer ("I think this is a really important topic", "Thanks for
+    the question"), which share generic words with the material as often as not."""
+    words = set().union(*map(content_words, _material(question, refs)))
     # A sentence that points back ("It has a very wide bus.") is about what came before it,
     # and read alone it loses that: never set aside, unless it speaks of the candidate ("This
     # is one of my favourite areas, and I would love to work on it full time.").
-    out = [
+    return [
         t
-        for t in segs
-        if not content_words(t) & words and (not _POINTS_BACK.match(t) or _SELF.search(t))
+        for t in _segments(an)
+        if (_SELF.search(t) or _YOU.search(t) or not content_words(t) & words)
+        and (not _POINTS_BACK.match(t) or _SELF.search(t))
     ]
-    return out if len(out) < len(segs) else []
 
 
 def aside(
-    question: str, refs: ReferenceSet, candidates: list[str], vectors: np.ndarray, keep: Cache
+    question: str,
+    refs: ReferenceSet,
+    an: Analysis,
+    candidates: list[str],
+    vectors: np.ndarray,
+    keep: Cache,
 ) -> tuple[str, ...]:
     """Of the candidates (embedded alone: a segment's vector pooled in its answer's context
-    takes on the answer's topic), those not about the question either."""
+    takes on the answer's topic), those not about the question either; none when that is
+    every segment of the answer (it is then graded as it is)."""
     texts = _material(question, refs)
     known = [keep.vectors[t] for t in texts if t in keep.vectors]
     if not candidates or not known:
         return ()
     sims = (vectors @ np.stack(known).T).max(axis=1)
-    return tuple(t for t, sim in zip(candidates, sims, strict=True) if sim < ASIDE_SIM)
+    out = tuple(t for t, sim in zip(candidates, sims, strict=True) if sim < ASIDE_SIM)
+    return out if len(out) < len(_segments(an)) else ()
 
 
 def without(answer: str, parts: Sequence[str]) -> str:

@@ -167,8 +167,8 @@ class OfflineGrader:
         flat = [t for ts in found for t in ts]
         if flat:
             vectors, at, content = self.embedder.embed(flat), 0, {}
-            for n, ((q, a, refs), ts) in enumerate(zip(items, found, strict=True)):
-                if drop := aside(q, refs, ts, vectors[at : at + len(ts)], self._keep):
+            for n, ((q, a, refs), an, ts) in enumerate(zip(items, analyses, found, strict=True)):
+                if drop := aside(q, refs, an, ts, vectors[at : at + len(ts)], self._keep):
                     content[n] = (q, without(a, drop), refs)
                 at += len(ts)
             if content:

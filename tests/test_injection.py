@@ -46,25 +46,33 @@ def test_letters_joined_by_dots_or_hyphens_are_read_as_words():
 
 
 def test_text_that_is_not_about_the_question_earns_nothing(built_index):
-    """Padding used to raise this answer from 2 to 3 (issue 13); it is set aside now, and the
-    answer is graded on the rest."""
+    """Padding used to raise these answers (2 to 3, issue 13); it is set aside now, and the
+    answer is graded on the rest, exactly as without it."""
     from interviewer.grader import make_grader
     from interviewer.references import gather
 
     settings, index = built_index
     grader = make_grader("offline", settings, index=index)
-    q = "What is the difference between HBM and GDDR?"
-    refs = gather(q, index, settings)
-    answer = "HBM is stacked DRAM on the GPU package with a very wide bus."
     pads = [
         " In my experience at my last job we cared about this a lot, and I enjoyed it.",
         # Opens with "This", as a sentence that points back does, but speaks of the candidate.
         " This is one of my favourite areas, and I would love to work on it full time.",
+        # Share a word with the material ("learning", "question"): they used to move the grade.
+        " In my experience at my last job we cared about this a lot and I enjoyed learning it.",
+        " Thanks for the question, it was a good one to think about.",
     ]
-    alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
-    for got in padded:
-        assert got.score == alone.score
-        assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
+    for q, answer in [
+        (
+            "What is the difference between HBM and GDDR?",
+            "HBM is stacked DRAM on the GPU package with a very wide bus.",
+        ),
+        ("What is a CUDA core vs a Tensor Core?", "Tensor Cores are used for deep learning."),
+    ]:
+        refs = gather(q, index, settings)
+        alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
+        for got in padded:
+            assert (got.score, got.expected_score) == (alone.score, alone.expected_score)
+            assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
 
 
 def test_no_injection_scores_above_its_content_alone(built_index):

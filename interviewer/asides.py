@@ -27,9 +27,12 @@ _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
 
-def _material(question: str, refs: ReferenceSet) -> list[str]:
-    """The question and everything an answer to it is judged against."""
-    return [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points))]
+def material(question: str, refs: ReferenceSet) -> list[str]:
+    """The question and everything an answer to it is judged against: the reference texts and
+    their key points, and the rubric's key points (a question the guides pose without an
+    answer has only the rubric)."""
+    rubric = [k.text for k in refs.rubric.key_points] if refs.rubric is not None else []
+    return [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points)), *rubric]
 
 
 def _segments(an: Analysis) -> list[str]:
@@ -41,13 +44,16 @@ def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[st
     word with the question, its reference texts or key points, and those that speak of the
     candidate or to the interviewer ("I think this is a really important topic", "Thanks for
     the question"), which share generic words with the material as often as not."""
-    words = set().union(*map(content_words, _material(question, refs)))
+    words = set().union(*map(content_words, material(question, refs)))
+    segs = _segments(an)
+    if not any(content_words(t) & words for t in segs):
+        return []  # nothing shares a word with the material: graded as it is (off topic?)
     # A sentence that points back ("It has a very wide bus.") is about what came before it,
     # and read alone it loses that: never set aside, unless it speaks of the candidate ("This
     # is one of my favourite areas, and I would love to work on it full time.").
     return [
         t
-        for t in _segments(an)
+        for t in segs
         if (_SELF.search(t) or _YOU.search(t) or not content_words(t) & words)
         and (not _POINTS_BACK.match(t) or _SELF.search(t))
     ]
@@ -63,12 +69,11 @@ def aside(
 ) -> tuple[str, ...]:
     """Of the candidates (embedded alone: a segment's vector pooled in its answer's context
     takes on the answer's topic), those not about the question either; none when that is
-    every segment of the answer (it is then graded as it is)."""
-    texts = _material(question, refs)
-    known = [keep.vectors[t] for t in texts if t in keep.vectors]
-    if not candidates or not known:
+    every segment of the answer (it is then graded as it is). The material's vectors must be
+    in `keep`."""
+    if not candidates:
         return ()
-    sims = (vectors @ np.stack(known).T).max(axis=1)
+    sims = (vectors @ np.stack([keep.vectors[t] for t in material(question, refs)]).T).max(axis=1)
     out = tuple(t for t, sim in zip(candidates, sims, strict=True) if sim < ASIDE_SIM)
     return out if len(out) < len(_segments(an)) else ()
 

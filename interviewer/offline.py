@@ -16,7 +16,7 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .asides import aside, aside_candidates, without
+from .asides import aside, aside_candidates, material, without
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many, warm
@@ -166,6 +166,14 @@ class OfflineGrader:
         ]
         flat = [t for ts in found for t in ts]
         if flat:
+            self._vectors(  # the material each candidate is compared with, embedded once
+                [
+                    (t,)
+                    for (q, _, refs), ts in zip(items, found, strict=True)
+                    if ts
+                    for t in material(q, refs)
+                ]
+            )
             vectors, at, content = self.embedder.embed(flat), 0, {}
             for n, ((q, a, refs), an, ts) in enumerate(zip(items, analyses, found, strict=True)):
                 if drop := aside(q, refs, an, ts, vectors[at : at + len(ts)], self._keep):

@@ -81,3 +81,19 @@ def test_no_injection_scores_above_its_content_alone(built_index):
     settings, index = built_index
     got = pays("test", settings, index)
     assert got["injections"] == 61 and got["paid"] == []
+
+
+def test_an_answer_about_the_rubric_is_never_set_aside_as_padding(built_index):
+    """The guides pose this question without an answer, so its retrieved passages are about
+    something else; its rubric's key point, given alone, was set aside and scored 0 as off
+    topic. The material an aside is compared with includes the rubric's key points."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text.startswith("Explain how mixed precision"))
+    refs = gather(q.text, index, settings, question_id=q.id)
+    point = next(k for k in refs.rubric.key_points if k.text.startswith("Mitigations include"))
+    got = make_grader("offline", settings, index=index).grade_many([(q.text, point.text, refs)])[0]
+    assert "off_topic" not in got.flags and got.score > 0
+    assert next(c.verdict for c in got.claims if c.point_id == point.id) == "covered"

@@ -307,6 +307,7 @@ def _decide(
             c >= (th.contradict_given if case.given else th.contradict)
             and c > e
             and _about(case, best_c, n_claim, th)
+            and _asserts(case, best_c[1])
             and disagree(claim.text, case.sentences[best_c[1]])
             and confirmed(case.sentences[best_c[1]], claim.text, c)
         ):
@@ -345,7 +346,8 @@ def _decide(
             clearly = pe >= th.stated and pe - right >= th.stated_margin
             # Two readings that agree: it says the misconception and denies the point.
             agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
-            if (clearly or agreeing) and not _restates_instead(case, best[1], wrong, th):
+            said = (clearly or agreeing) and _asserts(case, best[1])
+            if said and not _restates_instead(case, best[1], wrong, th):
                 stated.append(StatedMisconception(wrong, case.sentences[best[1]], round(pe, 3)))
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
@@ -384,6 +386,12 @@ def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
     near = float(case.verbatim[i, ids.index(wrong.contradicts)])
     to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
     return near >= th.verbatim and near > to_wrong
+
+
+def _asserts(case: Case, i: int) -> bool:
+    """A two-word fragment of a longer answer (a list item: "Tensor-Core utilization.") says
+    nothing the model alone may call wrong; a two-word answer may ("In parallel.")."""
+    return len(case.sentences[i].split()) > 2 or len(case.sentences) == 1
 
 
 def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:

@@ -308,3 +308,21 @@ def test_a_terse_reply_is_read_after_the_follow_up_question(embedder):
     assert alone.points[0].verdict == "missed"
     assert after.points[0].verdict == "covered" and after.points[0].evidence == right
     assert after_wrong.points[0].verdict != "covered"
+
+
+def test_a_two_word_fragment_of_a_longer_answer_states_no_misconception(built_index):
+    """The rubric's own model answer for kernel profiling lists "... and Tensor-Core
+    utilization." The segmenter splits that off, and the NLI model read the two words as
+    stating "If a kernel is memory-bound, the fix is to make it use Tensor Cores more": the
+    expert answer scored 1. A fragment that short asserts nothing the model alone may call
+    wrong (a two-word answer on its own still may)."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text == "How do you profile a slow kernel?")
+    refs = gather(q.text, index, settings, question_id=q.id)
+    grade = make_grader("offline", settings, index=index).grade_many(
+        [(q.text, refs.rubric.model_answer, refs)]
+    )[0]
+    assert grade.wrong_claims == () and grade.score >= 4

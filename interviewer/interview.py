@@ -62,6 +62,11 @@ def _words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3]
 
 
+def _point_words(point: KeyPoint) -> set[str]:
+    """What a key point is about, for matching hints to it."""
+    return set(_words(f"{point.text} {point.probe} {point.label}"))
+
+
 class Engine:
     def __init__(
         self,
@@ -308,11 +313,12 @@ class Engine:
     def _hinted(self, turns: list[Turn], rubric: Rubric) -> set[str]:
         """Key points a hint shown in this question already pointed at (the one point it shares
         the most words with, two at least): a follow-up on one would ask it a second time."""
-        about = {k.id: set(_words(f"{k.text} {k.probe} {k.label}")) for k in rubric.key_points}
+        about = {k.id: _point_words(k) for k in rubric.key_points}
         out = set()
         for turn in turns:
             for hint in self.hint_ladder(turn.prompt)[: turn.hints]:
-                shared = {pid: len(words & set(_words(hint))) for pid, words in about.items()}
+                said = set(_words(hint))
+                shared = {pid: len(words & said) for pid, words in about.items()}
                 most = max(shared.values(), default=0)
                 top = [pid for pid, n in shared.items() if n == most]
                 if most >= 2 and len(top) == 1:
@@ -341,7 +347,7 @@ class Engine:
         ladder = rubric.hints if rubric else ()
         probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
         if prompt.kind == "follow_up" and probed:
-            about = set(_words(f"{probed.text} {probed.probe} {probed.label}"))
+            about = _point_words(probed)
             ladder = tuple(sorted(ladder, key=lambda h: -len(about & set(_words(h)))))
         return ladder
 

@@ -7,7 +7,7 @@ dev parts of the eval data only. Everything runs on CPU with the packaged embedd
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -166,13 +166,11 @@ class OfflineGrader:
         ]
         flat = [t for ts in found for t in ts]
         if flat:
-            self._vectors(  # the material each candidate is compared with, embedded once
-                [
-                    (t,)
-                    for (q, _, refs), ts in zip(items, found, strict=True)
-                    if ts
-                    for t in material(q, refs)
-                ]
+            self._embed_once(  # the material the candidates are compared with
+                t
+                for (q, _, refs), ts in zip(items, found, strict=True)
+                if ts
+                for t in material(q, refs)
             )
             vectors, at, content = self.embedder.embed(flat), 0, {}
             for n, ((q, a, refs), an, ts) in enumerate(zip(items, analyses, found, strict=True)):
@@ -245,14 +243,18 @@ class OfflineGrader:
             out[n] = (v, origin)
         return out
 
-    def _vectors(self, groups: Sequence[tuple[str, ...]]) -> np.ndarray:
-        """One unit vector per group of texts (a claim and its paraphrases: their mean),
-        each text embedded once per process."""
-        known = self._keep.vectors
-        todo = list(dict.fromkeys(t for g in groups for t in g if t not in known))
-        if todo:
-            self._keep.make_room()
+    def _embed_once(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
+        """The long-lived cache, holding each of these texts (each embedded once per process)."""
+        wanted, known = list(dict.fromkeys(texts)), self._keep.vectors
+        if any(t not in known for t in wanted):
+            self._keep.make_room()  # may empty the cache: what is missing is counted after it
+            todo = [t for t in wanted if t not in known]
             known.update(zip(todo, self.embedder.embed(todo), strict=True))
+        return known
+
+    def _vectors(self, groups: Sequence[tuple[str, ...]]) -> np.ndarray:
+        """One unit vector per group of texts (a claim and its paraphrases: their mean)."""
+        known = self._embed_once(t for g in groups for t in g)
         mat = np.stack([np.mean([known[t] for t in g], axis=0) for g in groups])
         return mat / np.linalg.norm(mat, axis=1, keepdims=True).clip(1e-9)
 

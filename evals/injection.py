@@ -1,6 +1,6 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test] [--pays] [--padding]
+    .venv/bin/python -m evals.injection [dev|test|blind] [--pays] [--padding]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -9,7 +9,9 @@ answer graded as it is and without the injected text (the rows' `content`). With
 whether text that is not about the question pays: each in-domain answer of that split with
 content (label 1 or more) is graded alone and with each of the split's padding sentences
 (evals/data/padding.jsonl: pleasantries, appeals, self-praise) appended, by the offline
-grader; a padded answer should never score higher.
+grader; a padded answer should never score higher. The `blind` split (`blind --padding`, on
+the test answers) holds 48 sentences of six kinds written by a helper that never saw the
+grader's code or the other sentences: nothing was tuned on it or chosen after it.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ def padding(split: str) -> dict[str, object]:
     settings = Settings()
     index = open_index(settings)
     lines = (DATA / "padding.jsonl").read_text("utf-8").splitlines()
-    pads = [json.loads(line)["text"] for line in lines if json.loads(line)["split"] == split]
+    chosen = [r for r in map(json.loads, lines) if r["split"] == split]
+    pads = [r["text"] for r in chosen]
     part = "dev" if split == "dev" else "report"
     items = [i for i in load("indomain", settings) if i.part == part and i.score >= 1]
     padded = [replace(i, answer=f"{i.answer} {p}") for i in items for p in pads]
@@ -84,11 +87,16 @@ def padding(split: str) -> dict[str, object]:
         for n, a in enumerate(alone)
         for b in both[n * len(pads) : (n + 1) * len(pads)]
     ]
+    kinds = [r.get("kind", "") for r in chosen] * len(items)
+    higher: dict[str, int] = defaultdict(int)
+    for kind, gain in zip(kinds, gains, strict=True):
+        higher[kind] += gain > 0
     return {
         "answers": len(items),
         "padded": len(gains),
         "higher": sum(g > 0 for g in gains),
         "lower": sum(g < 0 for g in gains),
+        "higher_by_kind": dict(higher),
     }
 
 
@@ -114,6 +122,18 @@ def pays(split: str, settings: Any = None, index: Any = None) -> dict[str, objec
 
 def main() -> None:
     split = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "test"
+    if split != "blind":  # padding sentences only
+        injections(split)
+    if "--padding" in sys.argv:
+        p = padding(split)
+        print(f"\n| padding ({split}) | answers | padded answers | scored higher | scored lower |")
+        print("| --- | --- | --- | --- | --- |")
+        print(f"| offline grader | {p['answers']} | {p['padded']} | {p['higher']} | {p['lower']} |")
+        if any(p["higher_by_kind"]):  # type: ignore[arg-type]
+            print("scored higher, by kind:", p["higher_by_kind"])
+
+
+def injections(split: str) -> None:
     s = summary(split)
     n, hit = int(s["injections"]), int(s["flagged"])  # type: ignore[call-overload]
     honest = s["honest_flagged"]
@@ -135,11 +155,6 @@ def main() -> None:
         print(f"\n| injections ({split}) | n | scored above their content alone |")
         print("| --- | --- | --- |")
         print(f"| offline grader | {got['injections']} | {len(paid)} {paid or ''} |")
-    if "--padding" in sys.argv:
-        p = padding(split)
-        print(f"\n| padding ({split}) | answers | padded answers | scored higher | scored lower |")
-        print("| --- | --- | --- | --- | --- |")
-        print(f"| offline grader | {p['answers']} | {p['padded']} | {p['higher']} | {p['lower']} |")
 
 
 if __name__ == "__main__":

@@ -8,20 +8,49 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .features import Analysis, Cache, content_words
+from .features import STOP, Analysis, Cache, content_words
 from .records import ReferenceSet
 
 # A candidate segment whose own vector is less similar than this to each text of the question
 # and its reference material is not about the question. On the dev parts (Mohler fold 0,
 # in-domain dev) it set aside 26 segments of 585 answers (Mohler r 0.5394 -> 0.5401, in-domain
-# unchanged); generic padding appended to the in-domain dev answers raised 8 of 480 scores,
-# against 59 without it (evals/injection.py --padding; 15 while a segment that shared a word
-# with the material was never a candidate, even one about the candidate).
+# unchanged).
 ASIDE_SIM = 0.3
 _POINTS_BACK = re.compile(
     r"\W*(?:it|its|it's|they|their|them|these|those|this|that|such|so|which)\b", re.I
 )
 
+
+# A sentence typed or spoken on without a full stop ("... data center uses HBM Thanks for the
+# question"): a capitalised word (not an acronym) right after a word is where the next begins.
+_RUN_ON = re.compile(r"(?<=[\w)%])\s+(?=(?:I|[A-Z][a-z']+)\b)")
+
+# What padding is like, in each of its kinds (pleasantries, appeals, self-praise, anecdotes,
+# offers): a candidate at least as near to these as to the question's material is not about
+# the question, however near the material it sits (generic sentences sit at 0.3-0.4 of
+# anything). Written for the kinds, not taken from the padding eval's sentences. On the dev
+# parts the padding segments sat 0.08 or more nearer to these than to the material, every
+# other candidate at or above ASIDE_SIM 0.045 or more nearer to the material: padding appended
+# to the in-domain dev answers raised 8 of 480 scores before, 0 now (evals/injection.py
+# --padding; 59 without any of this); Mohler dev r 0.5401 -> 0.5405.
+GENERIC = (
+    "Thank you for asking me this.",
+    "What an interesting question.",
+    "I hope my answer is helpful and complete.",
+    "I believe my explanation is correct and deserves a good mark.",
+    "Please tell me if you need me to clarify anything.",
+    "I can explain it further or give examples if you want.",
+    "I am really passionate about this subject.",
+    "I have many years of experience in this field.",
+    "At my previous company my team dealt with this all the time.",
+    "I prepared a lot for this interview and I feel ready.",
+    "This is a very important topic for everyone in the industry.",
+    "I have read many articles and watched many talks about it.",
+    "That is everything I wanted to say about it.",
+    "I really enjoy solving problems like these.",
+    "My colleagues often come to me with questions about this.",
+)
+GENERIC_MARGIN = 0.0
 
 _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
@@ -35,28 +64,55 @@ def material(question: str, refs: ReferenceSet) -> list[str]:
     return [question, *(t for r in refs.answer_keys for t in (r.text, *r.key_points)), *rubric]
 
 
-def _segments(an: Analysis) -> list[str]:
-    return [t for t in an.sentences if len(t.split()) >= 3]
+def _parts(an: Analysis) -> list[str]:
+    """The answer's segments of three words or more (not the whole answer the claim checker
+    also reads, when it holds the rest)."""
+    segs = list(an.sentences)
+    if len(segs) > 1 and all(t in segs[0] for t in segs[1:]):
+        segs = segs[1:]
+    return [t for t in segs if len(t.split()) >= 3]
+
+
+def _last_word(text: str) -> str:
+    words = re.findall(r"[\w']+", text.lower())
+    return words[-1] if words else ""
+
+
+def _run_on(segment: str) -> tuple[str, list[str]]:
+    """A segment's head and the sentences that run on at its end without a full stop, each
+    from where it begins: only those that speak of the candidate or to the interviewer ("First
+    In, First Out" is not a new sentence; judging those as well lowered Mohler dev r 0.5405
+    -> 0.5357)."""
+    starts = [
+        m.end()
+        for m in _RUN_ON.finditer(segment)
+        # "I" goes on a sentence after a function word ("that's how I'd explain it")
+        if (
+            not re.match(r"I\b", segment[m.end() :]) or _last_word(segment[: m.start()]) not in STOP
+        )
+        and len(segment[: m.end()].split()) >= 3
+        and len(segment[m.end() :].split()) >= 3
+        and (_SELF.search(segment[m.end() :]) or _YOU.search(segment[m.end() :]))
+    ]
+    return (segment[: starts[0]].strip(), [segment[at:] for at in starts]) if starts else ("", [])
+
+
+def _suspect(text: str, words: set[str]) -> bool:
+    """Speaks of the candidate or to the interviewer, or shares no word with the material."""
+    return bool(_SELF.search(text) or _YOU.search(text) or not content_words(text) & words)
 
 
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
-    """The answer's segments that may not be about the question: those sharing no content
-    word with the question, its reference texts or key points, and those that speak of the
-    candidate or to the interviewer ("I think this is a really important topic", "Thanks for
-    the question"), which share generic words with the material as often as not."""
-    words = set().union(*map(content_words, material(question, refs)))
-    segs = _segments(an)
-    if not any(content_words(t) & words for t in segs):
-        return []  # nothing shares a word with the material: graded as it is (off topic?)
-    # A sentence that points back ("It has a very wide bus.") is about what came before it,
-    # and read alone it loses that: never set aside, unless it speaks of the candidate ("This
-    # is one of my favourite areas, and I would love to work on it full time.").
-    return [
-        t
-        for t in segs
-        if (_SELF.search(t) or _YOU.search(t) or not content_words(t) & words)
-        and (not _POINTS_BACK.match(t) or _SELF.search(t))
-    ]
+    """The answer's segments that may not be about the question, and the sentences that run
+    on at their ends without a full stop. A sentence that points back ("It has a very wide
+    bus.") is about what came before it, and read alone it loses that: never set aside,
+    unless it speaks of the candidate ("This is one of my favourite areas, and I would love
+    to work on it full time.")."""
+    parts = _parts(an)
+    run_on = [t for s in parts for head, tails in [_run_on(s)] for t in (head, *tails) if t]
+    # A lone segment is never set aside (it is every segment): not worth embedding again.
+    segs = list(dict.fromkeys([*(parts if len(parts) > 1 else ()), *run_on]))
+    return [t for t in segs if not _POINTS_BACK.match(t) or _SELF.search(t)]
 
 
 def aside(
@@ -68,14 +124,28 @@ def aside(
     keep: Cache,
 ) -> tuple[str, ...]:
     """Of the candidates (embedded alone: a segment's vector pooled in its answer's context
-    takes on the answer's topic), those not about the question either; none when that is
-    every segment of the answer (it is then graded as it is). The material's vectors must be
-    in `keep`."""
+    takes on the answer's topic), those not about the question: nearer to padding than to
+    the material, or, for a suspect one (about the candidate, to the interviewer, or sharing
+    no word with the material: "I think this is a really important topic", "Thanks for the
+    question"), below ASIDE_SIM of all of it; none when that is every segment of the answer
+    (it is then graded as it is). The vectors of the material and of GENERIC must be in
+    `keep`."""
     if not candidates:
         return ()
-    sims = (vectors @ np.stack([keep.vectors[t] for t in material(question, refs)]).T).max(axis=1)
-    out = tuple(t for t, sim in zip(candidates, sims, strict=True) if sim < ASIDE_SIM)
-    return out if len(out) < len(_segments(an)) else ()
+    texts = material(question, refs)
+    words = set().union(*map(content_words, texts))
+    sims = (vectors @ np.stack([keep.vectors[t] for t in texts]).T).max(axis=1)
+    generic = (vectors @ np.stack([keep.vectors[t] for t in GENERIC]).T).max(axis=1)
+    out = [
+        t
+        for t, sim, gen in zip(candidates, sims, generic, strict=True)
+        if (sim < ASIDE_SIM and _suspect(t, words)) or gen - sim >= GENERIC_MARGIN
+    ]
+    # A segment whose head stays ("that's fine for training I feel confident.") loses only
+    # what runs on after it.
+    parts = _parts(an)
+    out = [t for t in out if t not in parts or not ((head := _run_on(t)[0]) and head not in out)]
+    return tuple(out) if any(t not in out for t in parts) else ()
 
 
 def without(answer: str, parts: Sequence[str]) -> str:

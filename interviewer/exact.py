@@ -190,12 +190,17 @@ _CLAUSE = re.compile(
     r"|\s+and\s+(?=[A-Z][\w+\-]*[A-Z0-9][\w+\-]*(?:\s+\w+)?\s+(?:is|are|does|do|has|have)\b)"
 )
 _SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
+# A clause led by one of these is about what came before it, not another entity ("Pinned
+# memory ... That gives faster transfers" is no swap).
+_POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "such", "there"}
 
 
 def _subject(clause: str) -> str:
     for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
         if word.lower() in _SUBJECT_SKIP:
             continue
+        if word.lower() in _POINTS_BACK:
+            return ""
         return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
     return ""
 

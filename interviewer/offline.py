@@ -16,8 +16,8 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .asides import aside, aside_candidates, material, without
-from .detectors import no_reference, rule_grade, settled_by_rules
+from .asides import GENERIC, aside, aside_candidates, material, without
+from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many, warm
 from .index import Index
@@ -166,16 +166,21 @@ class OfflineGrader:
         ]
         flat = [t for ts in found for t in ts]
         if flat:
-            self._embed_once(  # the material the candidates are compared with
-                t
-                for (q, _, refs), ts in zip(items, found, strict=True)
-                if ts
-                for t in material(q, refs)
+            self._embed_once(  # what the candidates are compared with
+                [
+                    *GENERIC,
+                    *(
+                        t
+                        for (q, _, refs), ts in zip(items, found, strict=True)
+                        if ts
+                        for t in material(q, refs)
+                    ),
+                ]
             )
             vectors, at, content = self.embedder.embed(flat), 0, {}
             for n, ((q, a, refs), an, ts) in enumerate(zip(items, analyses, found, strict=True)):
                 if drop := aside(q, refs, an, ts, vectors[at : at + len(ts)], self._keep):
-                    content[n] = (q, without(a, drop), refs)
+                    content[n] = (q, without(strip_fillers(a) or a, drop), refs)
                 at += len(ts)
             if content:
                 again = analyse_many(list(content.values()), self.embedder, self._keep)

@@ -179,6 +179,23 @@ def test_swapped_roles_read_a_bare_and_before_a_named_thing(sentence, found):
     assert swapped_roles(point, sentence) == found
 
 
+def test_a_clause_that_points_back_is_not_another_entity():
+    """A correct answer scored 1 (in-domain test, pinned memory): "That gives faster
+    transfers" was read as another entity doing what the point says pinned memory does."""
+    point = (
+        "Pinned memory makes host-device copies faster and, crucially, lets them be truly "
+        "asynchronous so they overlap with compute."
+    )
+    answer = (
+        "Pinned memory is host memory the OS cannot page out. That gives faster host-to-device "
+        "transfers and is required for truly asynchronous copies that overlap with compute."
+    )
+    assert swapped_roles(point, answer) is None
+    assert swapped_roles(point, answer.replace("That gives", "Pageable memory gives")) == (
+        "exact:swapped"
+    )
+
+
 def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedder):
     """With the shipped NLI model: a sentence that says less than the point (it reads as a
     contradiction one way only) is not a wrong claim; a real denial is."""

@@ -75,6 +75,66 @@ def test_text_that_is_not_about_the_question_earns_nothing(built_index):
             assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
 
 
+def test_padding_that_runs_on_sits_near_the_material_or_follows_a_terse_answer_earns_nothing(
+    built_index,
+):
+    """What still paid after the first cut (issue 13): a sentence run on without a full stop,
+    a generic sentence that sits above ASIDE_SIM of the material ("important topic"), and
+    padding after a terse answer that shares no word with the material (such answers were
+    graded as they were)."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    cases = [
+        (
+            "What is the difference between HBM and GDDR?",
+            "so HBM is stacked DRAM on the GPU package with a very wide bus",
+            [
+                " I hope that gives you a clear picture of how I see it",
+                " Thanks so much for asking, I enjoyed thinking about it.",
+            ],
+        ),
+        (
+            "Why does loss.item() in the training loop hurt performance?",
+            "It is slow because it involves the CPU.",
+            [" I think this is a really important topic that every engineer should understand."],
+        ),
+        (
+            "What is kernel fusion and why does it help?",
+            "Combining operations together.",
+            [
+                " Honestly this is the kind of question every candidate should be able to answer.",
+                " Happy to walk through an example on the whiteboard if that would help.",
+            ],
+        ),
+    ]
+    for q, answer, pads in cases:
+        refs = gather(q, index, settings)
+        alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
+        for pad, got in zip(pads, padded, strict=True):
+            assert got.score <= alone.score, pad
+            assert got.expected_score <= alone.expected_score + 1e-6, pad
+
+
+def test_a_technical_sentence_about_the_candidate_is_graded(built_index):
+    """The other side: a sentence that speaks of the candidate ("I'd", "you") but states a key
+    point is never set aside; it earns its point."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    q = "What is the difference between HBM and GDDR?"
+    refs = gather(q, index, settings)
+    base = "HBM is stacked DRAM on the GPU package."
+    more = " I'd add that you get several times GDDR's bandwidth from HBM's very wide bus."
+    alone, both = grader.grade_many([(q, base, refs), (q, base + more, refs)])
+    assert both.score > alone.score
+    assert any("I'd add" in c.evidence for c in both.claims if c.verdict == "covered")
+
+
 def test_no_injection_scores_above_its_content_alone(built_index):
     """Issue 13: no text in an answer can raise its score above what its content earns. Each
     test-split injection graded as written and with the injected text removed (`content`)."""

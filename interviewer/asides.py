@@ -115,6 +115,17 @@ def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[st
     return [t for t in segs if not _POINTS_BACK.match(t) or _SELF.search(t)]
 
 
+def read_alone(
+    question: str, refs: ReferenceSet, an: Analysis, candidates: list[str]
+) -> list[bool]:
+    """Which candidates need a vector of their own: the suspect ones and the run-on parts.
+    The others are tested only for being like padding, on the vector pooled in the answer
+    (it leans toward the answer's topic, so this errs toward keeping them), which costs no
+    second pass: an interview turn embeds its answer once."""
+    words = set().union(*map(content_words, material(question, refs)))
+    return [t not in an.sentences or _suspect(t, words) for t in candidates]
+
+
 def aside(
     question: str,
     refs: ReferenceSet,
@@ -123,13 +134,13 @@ def aside(
     vectors: np.ndarray,
     keep: Cache,
 ) -> tuple[str, ...]:
-    """Of the candidates (embedded alone: a segment's vector pooled in its answer's context
-    takes on the answer's topic), those not about the question: nearer to padding than to
-    the material, or, for a suspect one (about the candidate, to the interviewer, or sharing
-    no word with the material: "I think this is a really important topic", "Thanks for the
-    question"), below ASIDE_SIM of all of it; none when that is every segment of the answer
-    (it is then graded as it is). The vectors of the material and of GENERIC must be in
-    `keep`."""
+    """Of the candidates (the suspect ones embedded alone: a segment's vector pooled in its
+    answer's context takes on the answer's topic), those not about the question: nearer to
+    padding than to the material, or, for a suspect one (about the candidate, to the
+    interviewer, or sharing no word with the material: "I think this is a really important
+    topic", "Thanks for the question"), below ASIDE_SIM of all of it; none when that is every
+    segment of the answer (it is then graded as it is). The vectors of the material and of
+    GENERIC must be in `keep`."""
     if not candidates:
         return ()
     texts = material(question, refs)

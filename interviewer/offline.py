@@ -16,7 +16,7 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .asides import GENERIC, aside, aside_candidates, material, without
+from .asides import GENERIC, aside, aside_candidates, material, read_alone, without
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many, warm
@@ -145,6 +145,7 @@ class OfflineGrader:
             self._vectors([(w.text,) for w in wrongs])
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._bank_vectors()
+        self._embed_once(GENERIC)  # what padding is like (the aside check)
 
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
         if not items:
@@ -177,11 +178,30 @@ class OfflineGrader:
                     ),
                 ]
             )
-            vectors, at, content = self.embedder.embed(flat), 0, {}
+            alone = [
+                read_alone(q, refs, an, ts)
+                for (q, _, refs), an, ts in zip(items, analyses, found, strict=True)
+            ]
+            todo = [
+                t
+                for ts, own in zip(found, alone, strict=True)
+                for t, o in zip(ts, own, strict=True)
+                if o
+            ]
+            embedded = iter(self.embedder.embed(todo) if todo else [])
+            content = {}
             for n, ((q, a, refs), an, ts) in enumerate(zip(items, analyses, found, strict=True)):
-                if drop := aside(q, refs, an, ts, vectors[at : at + len(ts)], self._keep):
+                if not ts:
+                    continue
+                assert an.sentence_vecs is not None
+                vectors = np.stack(
+                    [
+                        next(embedded) if own else an.sentence_vecs[an.sentences.index(t)]
+                        for t, own in zip(ts, alone[n], strict=True)
+                    ]
+                )
+                if drop := aside(q, refs, an, ts, vectors, self._keep):
                     content[n] = (q, without(strip_fillers(a) or a, drop), refs)
-                at += len(ts)
             if content:
                 again = analyse_many(list(content.values()), self.embedder, self._keep)
                 for n, an in zip(content, again, strict=True):

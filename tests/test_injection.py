@@ -45,14 +45,20 @@ def test_letters_joined_by_dots_or_hyphens_are_read_as_words():
     assert not is_injection("H-B-M stands for High Bandwidth Memory: D-R-A-M dies, stacked.")
 
 
-def test_text_that_is_not_about_the_question_earns_nothing(built_index):
-    """Padding used to raise these answers (2 to 3, issue 13); it is set aside now, and the
-    answer is graded on the rest, exactly as without it."""
+def _alone_and_padded(built_index, question: str, answer: str, pads: list[str]) -> list:
+    """The offline grades of the answer alone and with each pad appended, in one batch."""
     from interviewer.grader import make_grader
     from interviewer.references import gather
 
     settings, index = built_index
+    refs = gather(question, index, settings)
     grader = make_grader("offline", settings, index=index)
+    return grader.grade_many([(question, answer + p, refs) for p in ("", *pads)])
+
+
+def test_text_that_is_not_about_the_question_earns_nothing(built_index):
+    """Padding used to raise these answers (2 to 3, issue 13); it is set aside now, and the
+    answer is graded on the rest, exactly as without it."""
     pads = [
         " In my experience at my last job we cared about this a lot, and I enjoyed it.",
         # Opens with "This", as a sentence that points back does, but speaks of the candidate.
@@ -68,8 +74,7 @@ def test_text_that_is_not_about_the_question_earns_nothing(built_index):
         ),
         ("What is a CUDA core vs a Tensor Core?", "Tensor Cores are used for deep learning."),
     ]:
-        refs = gather(q, index, settings)
-        alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
+        alone, *padded = _alone_and_padded(built_index, q, answer, pads)
         for got in padded:
             assert (got.score, got.expected_score) == (alone.score, alone.expected_score)
             assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
@@ -82,11 +87,6 @@ def test_padding_that_runs_on_sits_near_the_material_or_follows_a_terse_answer_e
     a generic sentence that sits above ASIDE_SIM of the material ("important topic"), and
     padding after a terse answer that shares no word with the material (such answers were
     graded as they were)."""
-    from interviewer.grader import make_grader
-    from interviewer.references import gather
-
-    settings, index = built_index
-    grader = make_grader("offline", settings, index=index)
     cases = [
         (
             "What is the difference between HBM and GDDR?",
@@ -111,8 +111,7 @@ def test_padding_that_runs_on_sits_near_the_material_or_follows_a_terse_answer_e
         ),
     ]
     for q, answer, pads in cases:
-        refs = gather(q, index, settings)
-        alone, *padded = grader.grade_many([(q, answer + p, refs) for p in ("", *pads)])
+        alone, *padded = _alone_and_padded(built_index, q, answer, pads)
         for pad, got in zip(pads, padded, strict=True):
             assert got.score <= alone.score, pad
             assert got.expected_score <= alone.expected_score + 1e-6, pad
@@ -121,16 +120,10 @@ def test_padding_that_runs_on_sits_near_the_material_or_follows_a_terse_answer_e
 def test_a_technical_sentence_about_the_candidate_is_graded(built_index):
     """The other side: a sentence that speaks of the candidate ("I'd", "you") but states a key
     point is never set aside; it earns its point."""
-    from interviewer.grader import make_grader
-    from interviewer.references import gather
-
-    settings, index = built_index
-    grader = make_grader("offline", settings, index=index)
     q = "What is the difference between HBM and GDDR?"
-    refs = gather(q, index, settings)
     base = "HBM is stacked DRAM on the GPU package."
     more = " I'd add that you get several times GDDR's bandwidth from HBM's very wide bus."
-    alone, both = grader.grade_many([(q, base, refs), (q, base + more, refs)])
+    alone, both = _alone_and_padded(built_index, q, base, [more])
     assert both.score > alone.score
     assert any("I'd add" in c.evidence for c in both.claims if c.verdict == "covered")
 

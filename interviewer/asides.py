@@ -31,8 +31,8 @@ _RUN_ON = re.compile(r"(?<=[\w)%])\s+(?=(?:I|[A-Z][a-z']+)\b)")
 # anything). Written for the kinds, not taken from the padding eval's sentences. On the dev
 # parts the padding segments sat 0.08 or more nearer to these than to the material, every
 # other candidate at or above ASIDE_SIM 0.045 or more nearer to the material: padding appended
-# to the in-domain dev answers raised 8 of 480 scores before, 0 now (evals/injection.py
-# --padding; 59 without any of this); Mohler dev r 0.5401 -> 0.5405.
+# to the in-domain dev answers raised 8 of 480 scores before, 0 now, and lowered 3, now 0
+# (evals/injection.py --padding; 59 higher without any of this); Mohler dev r 0.5401 -> 0.5403.
 GENERIC = (
     "Thank you for asking me this.",
     "What an interesting question.",

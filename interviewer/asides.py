@@ -4,11 +4,13 @@ so that an answer is graded on the rest and padding never earns a point."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .features import STOP, Analysis, Cache, content_words
+from .claims import Verdicts
+from .features import Analysis, Cache, content_words
+from .parsing import ABBREV
 from .records import ReferenceSet
 
 # A candidate segment whose own vector is less similar than this to each text of the question
@@ -22,8 +24,13 @@ _POINTS_BACK = re.compile(
 
 
 # A sentence typed or spoken on without a full stop ("... data center uses HBM Thanks for the
-# question"): a capitalised word (not an acronym) right after a word is where the next begins.
-_RUN_ON = re.compile(r"(?<=[\w)%])\s+(?=(?:I|[A-Z][a-z']+)\b)")
+# question"): a capitalised word (not an acronym) right after a word is where the next begins;
+# so is a word typed in lower case after a full stop ("... best practices. cheers for the
+# puzzle, I enjoyed it"), but not after an abbreviation ("e.g. you can").
+_RUN_ON = re.compile(
+    r"(?<=[\w)%])\s+(?=(?:I|[A-Z][a-z']+)\b)"
+    r"|(?<=\w[.!?])\s+(?=[a-z])"
+)
 
 # What padding is like, in each of its kinds (pleasantries, appeals, self-praise, anecdotes,
 # offers): a candidate at least as near to these as to the question's material is not about
@@ -52,6 +59,22 @@ GENERIC = (
 )
 GENERIC_MARGIN = 0.0
 
+# Words after which "I" goes on the same sentence ("that's how I'd", "so I would"); after any
+# other word ("... torch dot compile does this I spent last year on it") it starts a new one.
+_JOINS = frozenset(
+    """and but or nor so yet that how what when where why which who whom whose if because since
+    as than while though although unless until whether once before after then think guess mean
+    say said know hope believe feel would could should""".split()  # noqa: SIM905
+)
+# A capitalised word followed by a lower-case one, after a lower-case word that is not an
+# article, preposition or conjunction ("... same path Happy to go deeper"): not a name of
+# several capitalised words ("a Linked List", "First In, First Out"), nor a name after a
+# preposition ("... visited from left to right, with Push and Pop methods.").
+_BEFORE_NAME = frozenset(
+    """a an the and or nor of in on at by for from to into onto with without via like as than
+    called named""".split()  # noqa: SIM905
+)
+_PLAIN_START = re.compile(r"[A-Z][a-z']+\s+[a-z]")
 _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
@@ -80,26 +103,40 @@ def _last_word(text: str) -> str:
 
 def _run_on(segment: str) -> tuple[str, list[str]]:
     """A segment's head and the sentences that run on at its end without a full stop, each
-    from where it begins: only those that speak of the candidate or to the interviewer ("First
-    In, First Out" is not a new sentence; judging those as well lowered Mohler dev r 0.5405
-    -> 0.5357)."""
+    from where it begins: those that speak of the candidate or to the interviewer, and those
+    that open like a sentence after an ordinary word (_PLAIN_START). Judging every capitalised
+    word lowered Mohler dev r 0.5405 -> 0.5357 ("First In, First Out" is no new sentence)."""
     starts = [
         m.end()
         for m in _RUN_ON.finditer(segment)
-        # "I" goes on a sentence after a function word ("that's how I'd explain it")
+        # "I" goes on a sentence after a word that joins clauses ("that's how I'd explain it")
         if (
-            not re.match(r"I\b", segment[m.end() :]) or _last_word(segment[: m.start()]) not in STOP
+            not re.match(r"I\b", segment[m.end() :])
+            or _last_word(segment[: m.start()]) not in _JOINS
         )
+        and not ABBREV.search(segment[: m.start()])
         and len(segment[: m.end()].split()) >= 3
         and len(segment[m.end() :].split()) >= 3
-        and (_SELF.search(segment[m.end() :]) or _YOU.search(segment[m.end() :]))
+        and (
+            _speaks(segment[m.end() :])
+            or (
+                _PLAIN_START.match(segment[m.end() :])
+                and re.search(r"\b[a-z]+$", segment[: m.start()])
+                and _last_word(segment[: m.start()]) not in _BEFORE_NAME
+            )
+        )
     ]
     return (segment[: starts[0]].strip(), [segment[at:] for at in starts]) if starts else ("", [])
 
 
+def _speaks(text: str) -> bool:
+    """Speaks of the candidate or to the interviewer."""
+    return bool(_SELF.search(text) or _YOU.search(text))
+
+
 def _suspect(text: str, words: set[str]) -> bool:
     """Speaks of the candidate or to the interviewer, or shares no word with the material."""
-    return bool(_SELF.search(text) or _YOU.search(text) or not content_words(text) & words)
+    return _speaks(text) or not content_words(text) & words
 
 
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
@@ -122,7 +159,12 @@ def read_alone(
     The others are tested only for being like padding, on the vector pooled in the answer
     (it leans toward the answer's topic, so this errs toward keeping them), which costs no
     second pass: an interview turn embeds its answer once."""
-    words = set().union(*map(content_words, material(question, refs)))
+    points = [k for r in refs.answer_keys for k in r.key_points]
+    points += [k.text for k in refs.rubric.key_points] if refs.rubric is not None else []
+    # The words of the question and its key points: long reference passages share a word with
+    # nearly anything ("Happy to go deeper or draw it on a whiteboard if that helps.").
+    texts = [question, *points] if points else material(question, refs)
+    words = set().union(*map(content_words, texts))
     return [t not in an.sentences or _suspect(t, words) for t in candidates]
 
 
@@ -147,16 +189,67 @@ def aside(
     words = set().union(*map(content_words, texts))
     sims = (vectors @ np.stack([keep.vectors[t] for t in texts]).T).max(axis=1)
     generic = (vectors @ np.stack([keep.vectors[t] for t in GENERIC]).T).max(axis=1)
+    parts = _parts(an)
+    # A run-on sentence that does not speak of anyone ("... same path Happy to go deeper")
+    # goes only for being like padding: one that shares no word with the material may be
+    # content, right or wrong ("... from left to right, with Push and Pop methods.").
+    plain = {t for s in parts for t in _run_on(s)[1] if not _speaks(t)}
     out = [
         t
         for t, sim, gen in zip(candidates, sims, generic, strict=True)
-        if (sim < ASIDE_SIM and _suspect(t, words)) or gen - sim >= GENERIC_MARGIN
+        if (sim < ASIDE_SIM and _suspect(t, words) and t not in plain)
+        or gen - sim >= GENERIC_MARGIN
     ]
     # A segment whose head stays ("that's fine for training I feel confident.") loses only
     # what runs on after it.
-    parts = _parts(an)
     out = [t for t in out if t not in parts or not ((head := _run_on(t)[0]) and head not in out)]
     return tuple(out) if any(t not in out for t in parts) else ()
+
+
+def undecided(
+    an: Analysis,
+    verdicts: Verdicts,
+    claim_vecs: np.ndarray,
+    embed: Callable[[list[str]], np.ndarray],
+) -> tuple[str, ...]:
+    """The segments that speak of the candidate or to the interviewer ("I have worked with GPUs
+    for years and this is one of the topics I care most about") and decide no verdict: they
+    earn nothing, however near the material their words sit. A segment that states a key
+    point stays (of a premise that holds several, the one nearest the point: `claim_vecs`,
+    one row per verdict), and so does any part of a sentence that states something wrong (a
+    wrong claim said in the first person is never hidden). None when that is every segment."""
+    parts = _parts(an)
+    right: dict[str, list[int]] = {}  # deciding text -> the key points it states
+    for n, p in enumerate(verdicts.points):
+        if p.verdict == "covered":
+            held = [t for t in parts if t in p.evidence]
+            if len(held) >= 2 and an.sentence_vecs is not None:
+                vecs = an.sentence_vecs
+                near = claim_vecs[n]
+                held = [max(held, key=lambda t: float(vecs[an.sentences.index(t)] @ near))]
+            for t in held or [p.evidence]:
+                right.setdefault(t, []).append(n)
+    wrong = [p.evidence for p in verdicts.of("contradicted")]
+    wrong += [m.evidence for m in verdicts.misconceptions]
+    out, ask = [], []  # ask: (head, tail, points) for a tail run on in a sentence that decides
+    for part in parts:
+        head, tails = _run_on(part)
+        for text in (head, *tails) if tails else (part,):
+            if not _speaks(text) or text in right or any(text in e for e in wrong if e):
+                continue
+            if text != head and part in right:
+                ask.append((head, text, right[part]))
+            elif not (text == head and part in right):
+                out.append(text)
+    if ask:
+        # The point was stated by the run-on part, not the head: a relative clause ("... the
+        # kernel I wrote keeps tiles in shared memory") rather than padding.
+        texts = list(dict.fromkeys(t for h, x, _ in ask for t in (h, x)))
+        vec = dict(zip(texts, embed(texts), strict=True))
+        for head, tail, points in ask:
+            if min(float((vec[head] - vec[tail]) @ claim_vecs[n]) for n in points) > 0:
+                out.append(tail)
+    return tuple(out) if out and content_words(without(an.text, out)) else ()
 
 
 def without(answer: str, parts: Sequence[str]) -> str:

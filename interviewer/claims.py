@@ -1,5 +1,5 @@
 """Claim verdicts: for each key point, did the answer state it, contradict it, or miss it;
-and which known misconceptions did it state. Every grader returns these, and `score()` turns
+and which known misconceptions did it state. Every grader returns these, and `scoring.score()` turns
 them into the 0-5 grade of ../shared/GRADING_SCALE.md.
 
 The offline checker pairs each key point with the answer's most similar sentences, asks the
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Literal
 
 import numpy as np
@@ -82,43 +83,6 @@ class Verdicts:
         return {p.claim.id for p in self.of("contradicted")} | {
             m.wrong.contradicts for m in self.misconceptions
         }
-
-
-# ------------------------------------------------------------------ the scale
-def score(verdicts: Verdicts, estimate: float | None = None) -> tuple[int, float]:
-    """(score, unrounded) by the grading scale. `estimate` is a grader's own 0-5 estimate of
-    how much correct content the answer has (the offline grader's fitted model); without one,
-    the weighted coverage of the key points decides. Wrong claims then cap it:
-    a contradicted core point (or a misconception about one) caps at 1 (0 when nothing else is
-    right), a contradicted supporting point at 3, two or more wrong points at 2."""
-    points = verdicts.points
-    if not points:
-        return 0, 0.0
-    cov = verdicts.coverage
-    raw = 5.0 * cov if estimate is None else float(estimate)
-    wrong = verdicts.wrong_points()
-    by_id = {p.claim.id: p for p in points}
-    core_wrong = any(by_id[w].claim.core for w in wrong if w in by_id)
-    if core_wrong:
-        right = [p for p in points if p.verdict == "covered" and p.claim.id not in wrong]
-        raw = min(raw, 1.0 if right else 0.4)
-    elif len(wrong) >= 2:
-        raw = min(raw, 2.0)
-    elif wrong:
-        raw = min(raw, 3.0)
-    raw = float(np.clip(raw, 0.0, 5.0))
-    return int(np.clip(np.floor(raw + 0.5), 0, 5)), round(raw, 3)
-
-
-def confidence(verdicts: Verdicts, unrounded: float) -> float:
-    """How sure the grade is: the weakest deciding margin among the verdicts, and how far the
-    unrounded score sits from a rounding boundary."""
-    margins = [p.margin for p in verdicts.points] + [
-        min(1.0, 2 * abs(m.probability - 0.5)) for m in verdicts.misconceptions
-    ]
-    weakest = min(margins) if margins else 0.5
-    edge = 1.0 - 2 * abs(unrounded - np.floor(unrounded + 0.5))  # 1 at .0, 0 at .5
-    return round(float(0.35 + 0.4 * weakest + 0.25 * edge), 2)
 
 
 # ------------------------------------------------------------------ the offline checker
@@ -283,6 +247,7 @@ def _decide(
 
     verdicts = []
     for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
+        quote = partial(_quote, case, case.claim_vectors[n_claim])
         if not asked:
             verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))
             continue
@@ -296,9 +261,7 @@ def _decide(
             exact = exact_contradiction(claim.text, sentence) or swapped_roles(claim.text, sentence)
         restated = _restated(case, n_claim, th)
         if exact and e < 0.9:
-            verdicts.append(
-                PointVerdict(claim, "contradicted", case.sentences[top[1]], 0.0, 0.9, exact)
-            )
+            verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, exact))
         elif restated is not None:
             verdicts.append(
                 PointVerdict(claim, "covered", case.sentences[restated], 1.0, 1.0, "verbatim")
@@ -313,14 +276,12 @@ def _decide(
         ):
             verdicts.append(
                 PointVerdict(
-                    claim, "contradicted", case.sentences[best_c[1]], 0.0, _margin(c, th.contradict)
+                    claim, "contradicted", quote(best_c[1]), 0.0, _margin(c, th.contradict)
                 )
             )
         elif e >= th.entail:
             verdicts.append(
-                PointVerdict(
-                    claim, "covered", case.sentences[best_e[1]], 1.0, _margin(e, th.entail)
-                )
+                PointVerdict(claim, "covered", quote(best_e[1]), 1.0, _margin(e, th.entail))
             )
         elif (
             case.context is not None
@@ -348,7 +309,9 @@ def _decide(
             agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
             said = (clearly or agreeing) and _asserts(case, best[1])
             if said and not _restates_instead(case, best[1], wrong, th):
-                stated.append(StatedMisconception(wrong, case.sentences[best[1]], round(pe, 3)))
+                assert case.wrong_vectors is not None
+                evidence = _quote(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
+                stated.append(StatedMisconception(wrong, evidence, round(pe, 3)))
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
     verdicts = [
@@ -365,6 +328,16 @@ def _decide(
         for v in verdicts
     ]
     return Verdicts(tuple(verdicts), tuple(stated))
+
+
+def _quote(case: Case, vec: np.ndarray, i: int) -> str:
+    """The answer's words that decided a verdict: sentence i, or, when that is the whole answer
+    read as one premise, the sentence in it nearest to what was decided (a wrong claim is
+    quoted as said, not inside the whole answer)."""
+    inside = [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
+    if len(inside) < 2:
+        return case.sentences[i]
+    return case.sentences[max(inside, key=lambda j: float(case.vectors[j] @ vec))]
 
 
 def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:

@@ -175,6 +175,7 @@ class Analysis:
     answer_vec: np.ndarray
     sentences: tuple[str, ...] = ()  # what the claim checker reads: segments (and the whole)
     sentence_vecs: np.ndarray | None = None
+    text: str = ""  # the answer as analysed (fillers stripped)
 
 
 @dataclass
@@ -290,7 +291,7 @@ def _with_sentences(an: Analysis, answer: str, segs: list[str], mat: np.ndarray)
     if not segs or (len(segs) > 1 and len(answer.split()) <= 60):
         sentences.insert(0, answer)
         rows.insert(0, 0)
-    return replace(an, sentences=tuple(sentences), sentence_vecs=mat[rows])
+    return replace(an, sentences=tuple(sentences), sentence_vecs=mat[rows], text=answer)
 
 
 def token_recall(ref: Tokens, answer: Tokens, question: Tokens, skip: set[int]) -> float:

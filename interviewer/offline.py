@@ -16,7 +16,7 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .asides import GENERIC, aside, aside_candidates, material, read_alone, without
+from .asides import GENERIC, aside, aside_candidates, material, read_alone, undecided, without
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .features import FEATURES, Analysis, Cache, analyse_many, warm
@@ -150,7 +150,25 @@ class OfflineGrader:
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
         if not items:
             return []
-        return self.finish(items, *self.prepare(items))
+        analyses, preds = self.prepare(items)
+        checked = self.check(items, analyses)
+        # Segments about the candidate or to the interviewer that decide no verdict are set
+        # aside, and those answers graded again on the rest.
+        redo = {
+            n: (q, without(an.text, drop), refs)
+            for n, ((q, _, refs), an, ch) in enumerate(zip(items, analyses, checked, strict=True))
+            if ch is not None
+            and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed))
+        }
+        if redo:
+            again = list(redo.values())
+            found, new_preds = self.prepare(again)
+            for n, an, p, ch in zip(redo, found, new_preds, self.check(again, found), strict=True):
+                analyses[n], preds[n], checked[n] = an, p, ch
+        return [
+            self._grade(refs, an, float(p), answer, ch)
+            for (_, answer, refs), an, p, ch in zip(items, analyses, preds, checked, strict=True)
+        ]
 
     def prepare(
         self, items: Sequence[tuple[str, str, ReferenceSet]]
@@ -235,7 +253,7 @@ class OfflineGrader:
             claims, wrongs, origin = claims_for(refs)
             if not claims or an.sentence_vecs is None or not an.sentences:
                 continue
-            cvec = self._vectors([(c.text, *c.alternatives) for c in claims])
+            cvec = self._claim_vectors(refs)
             wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
             verbatim = np.stack(
@@ -267,6 +285,10 @@ class OfflineGrader:
         ):
             out[n] = (v, origin)
         return out
+
+    def _claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
+        claims = claims_for(refs)[0]
+        return self._vectors([(c.text, *c.alternatives) for c in claims])
 
     def _embed_once(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """The long-lived cache, holding each of these texts (each embedded once per process)."""

@@ -52,7 +52,7 @@ def blank_chrome(text: str) -> str:
 
 # ---------------------------------------------------------------- key points
 
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl)\.$", re.IGNORECASE)
+ABBREV = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl)\.$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[•\-*▪●◦]|\d{1,2}[.)])\s+")
 
 
@@ -60,7 +60,7 @@ def split_sentences(text: str) -> list[str]:
     parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(“\"~])", text.strip())
     out: list[str] = []
     for part in parts:
-        if out and _ABBREV.search(out[-1]):
+        if out and ABBREV.search(out[-1]):
             out[-1] = f"{out[-1]} {part}"
         else:
             out.append(part)

@@ -1,20 +1,58 @@
 """Claim verdicts into a grade: the one place every grader turns verdicts into a score by
-../shared/GRADING_SCALE.md (`claims.score`), the covered / missed / wrong lists and feedback."""
+../shared/GRADING_SCALE.md (`score`), the covered / missed / wrong lists and feedback."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from . import claims as cl
 from .records import ClaimResult, Grade, Provenance, ReferenceSet
+
+
+def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, float]:
+    """(score, unrounded) by the grading scale. `estimate` is a grader's own 0-5 estimate of
+    how much correct content the answer has (the offline grader's fitted model); without one,
+    the weighted coverage of the key points decides. Wrong claims then cap it:
+    a contradicted core point (or a misconception about one) caps at 1 (0 when nothing else is
+    right), a contradicted supporting point at 3, two or more wrong points at 2."""
+    points = verdicts.points
+    if not points:
+        return 0, 0.0
+    cov = verdicts.coverage
+    raw = 5.0 * cov if estimate is None else float(estimate)
+    wrong = verdicts.wrong_points()
+    by_id = {p.claim.id: p for p in points}
+    core_wrong = any(by_id[w].claim.core for w in wrong if w in by_id)
+    if core_wrong:
+        right = [p for p in points if p.verdict == "covered" and p.claim.id not in wrong]
+        raw = min(raw, 1.0 if right else 0.4)
+    elif len(wrong) >= 2:
+        raw = min(raw, 2.0)
+    elif wrong:
+        raw = min(raw, 3.0)
+    raw = float(np.clip(raw, 0.0, 5.0))
+    return int(np.clip(np.floor(raw + 0.5), 0, 5)), round(raw, 3)
+
+
+def confidence(verdicts: cl.Verdicts, unrounded: float) -> float:
+    """How sure the grade is: the weakest deciding margin among the verdicts, and how far the
+    unrounded score sits from a rounding boundary."""
+    margins = [p.margin for p in verdicts.points] + [
+        min(1.0, 2 * abs(m.probability - 0.5)) for m in verdicts.misconceptions
+    ]
+    weakest = min(margins) if margins else 0.5
+    edge = 1.0 - 2 * abs(unrounded - np.floor(unrounded + 0.5))  # 1 at .0, 0 at .5
+    return round(float(0.35 + 0.4 * weakest + 0.25 * edge), 2)
 
 
 def from_verdicts(
     verdicts: cl.Verdicts, estimate: float | None, prov: Provenance, refs: ReferenceSet
 ) -> Grade:
-    """A grade from claim verdicts by the scale (`claims.score`): the one place every grader
+    """A grade from claim verdicts by the scale (`score`): the one place every grader
     turns verdicts into a score, lists and feedback."""
-    score, unrounded = cl.score(verdicts, estimate)
+    rounded, unrounded = score(verdicts, estimate)
     stated = {m.wrong.contradicts: m for m in verdicts.misconceptions}
     results = tuple(
         ClaimResult(
@@ -37,14 +75,14 @@ def from_verdicts(
     covered = tuple(r.point for r in results if r.verdict == "covered")
     missed = tuple(r.point for r in results if r.verdict == "missed")
     return Grade(
-        score=score,
+        score=rounded,
         covered=covered,
         missed=missed,
         wrong_claims=wrong,
-        feedback=feedback(score, results),
+        feedback=feedback(rounded, results),
         reference_ids=tuple(r.id for r in refs.references),
         flags=(),
-        confidence=cl.confidence(verdicts, unrounded),
+        confidence=confidence(verdicts, unrounded),
         provenance=prov,
         expected_score=unrounded,
         references=refs.references,

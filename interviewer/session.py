@@ -10,6 +10,7 @@ from . import claims as cl
 from .delivery import Spoken
 from .records import ClaimResult, Difficulty, Grade
 from .scoring import feedback
+from .scoring import score as by_scale
 
 Mode = Literal["phone screen", "deep dive", "rapid-fire"]
 MODES: dict[str, dict[str, Any]] = {
@@ -136,9 +137,9 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
         )
     )
     # The first answer's own estimate stands unless the replies covered more.
-    _, by_coverage = cl.score(verdicts)
+    _, by_coverage = by_scale(verdicts)
     estimate = max(first.expected_score or float(first.score), by_coverage)
-    score, _ = cl.score(verdicts, estimate)
+    score, _ = by_scale(verdicts, estimate)
     fixed = tuple(corrected.values())
     if fixed:
         score = min(score, 3)

@@ -10,12 +10,10 @@ from interviewer.claims import (
     StatedMisconception,
     Verdicts,
     Wrong,
-    confidence,
-    score,
 )
 from interviewer.exact import disagree, exact_contradiction, swapped_roles
 from interviewer.records import Provenance, ReferenceSet
-from interviewer.scoring import from_verdicts
+from interviewer.scoring import confidence, from_verdicts, score
 
 CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)
 CORE2 = Claim("stack", "HBM is 3D-stacked on the GPU package.", "stacking", 2.0)

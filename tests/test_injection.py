@@ -117,6 +117,49 @@ def test_padding_that_runs_on_sits_near_the_material_or_follows_a_terse_answer_e
             assert got.expected_score <= alone.expected_score + 1e-6, pad
 
 
+def test_padding_about_the_candidate_or_run_on_earns_nothing_however_topical(built_index):
+    """What still paid after the second cut (issue 13): padding in the field's own words that
+    speaks of the candidate (it sits near the material, and it decides no verdict), run on
+    after a noun or in lower case after a full stop, and a pleasantry run on without a
+    pronoun."""
+    q = "What is the difference between HBM and GDDR?"
+    answer = "HBM is stacked DRAM on the GPU package with a very wide bus"
+    topical = "I have worked with GPUs for years and this is one of the topics I care most about."
+    pads = [
+        f" {topical}",
+        f". {topical}",
+        " Happy to walk through an example on the whiteboard if that would help.",
+        ". cheers for the question, I enjoyed it",
+        ", which I think is a really important topic for everyone in this field.",
+    ]
+    alone, *padded = _alone_and_padded(built_index, q, answer, pads)
+    for pad, got in zip(pads, padded, strict=True):
+        assert got.score <= alone.score, pad
+        assert got.expected_score <= alone.expected_score + 0.1, pad
+
+
+def test_a_wrong_claim_said_in_the_first_person_is_kept_and_quoted(built_index):
+    """A sentence about the candidate that states a misconception decides a verdict: it is
+    never set aside, and the wrong claim quotes it, not the whole answer."""
+    q = "What is the difference between HBM and GDDR?"
+    answer = "HBM is stacked DRAM on the GPU package with a very wide bus."
+    alone, wrong = _alone_and_padded(
+        built_index, q, answer, [" I think HBM has lower bandwidth than GDDR."]
+    )
+    assert alone.score >= 2 and wrong.score <= 1
+    assert wrong.wrong_claims[0].startswith('"I think HBM has lower bandwidth than GDDR." ')
+
+
+def test_a_clause_about_the_candidate_that_states_a_point_earns_it(built_index):
+    """A capitalised "I" after a noun may open a relative clause, not a new sentence: the
+    clause states the point (it sits nearer to it than what comes before), so it stays."""
+    q = "What is the difference between HBM and GDDR?"
+    answer = "HBM is stacked DRAM on the GPU package with a very wide bus"
+    more = ", and in the kernel I wrote last year HBM gave us three times the bandwidth of GDDR."
+    alone, both = _alone_and_padded(built_index, q, answer, [more])
+    assert both.score > alone.score
+
+
 def test_a_technical_sentence_about_the_candidate_is_graded(built_index):
     """The other side: a sentence that speaks of the candidate ("I'd", "you") but states a key
     point is never set aside; it earns its point."""

@@ -162,7 +162,9 @@ class OfflineGrader:
         }
         if redo:
             again = list(redo.values())
-            found, new_preds = self.prepare(again)
+            # What is left was already judged for padding: one more forward pass, no aside check.
+            found = analyse_many(again, self.embedder, self._keep)
+            new_preds = self._estimates(found)
             for n, an, p, ch in zip(redo, found, new_preds, self.check(again, found), strict=True):
                 analyses[n], preds[n], checked[n] = an, p, ch
         return [
@@ -224,11 +226,13 @@ class OfflineGrader:
                 again = analyse_many(list(content.values()), self.embedder, self._keep)
                 for n, an in zip(content, again, strict=True):
                     analyses[n] = an
-        preds = self.model.predict(
+        return analyses, self._estimates(analyses)
+
+    def _estimates(self, analyses: Sequence[Analysis]) -> np.ndarray:
+        return self.model.predict(
             np.stack([a.features for a in analyses]),
             [a.best.kind if a.best else "" for a in analyses],
         )
-        return analyses, preds
 
     def finish(
         self,

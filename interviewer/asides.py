@@ -129,6 +129,12 @@ def _run_on(segment: str) -> tuple[str, list[str]]:
     return (segment[: starts[0]].strip(), [segment[at:] for at in starts]) if starts else ("", [])
 
 
+# Speaks of the candidate, or thanks: what the second pass (`undecided`) sets aside when it
+# decides nothing. Not "you" or "we": an explanation's generic subjects ("so you want them to
+# take the same path" completes the point its sentence before began).
+_ABOUT_ME = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|my|me|myself|thanks|thank)\b", re.I)
+
+
 def _speaks(text: str) -> bool:
     """Speaks of the candidate or to the interviewer."""
     return bool(_SELF.search(text) or _YOU.search(text))
@@ -212,8 +218,8 @@ def undecided(
     claim_vecs: np.ndarray,
     embed: Callable[[list[str]], np.ndarray],
 ) -> tuple[str, ...]:
-    """The segments that speak of the candidate or to the interviewer ("I have worked with GPUs
-    for years and this is one of the topics I care most about") and decide no verdict: they
+    """The segments that speak of the candidate or thank ("I have worked with GPUs for years
+    and this is one of the topics I care most about") and decide no verdict: they
     earn nothing, however near the material their words sit. A segment that states a key
     point stays (of a premise that holds several, the one nearest the point: `claim_vecs`,
     one row per verdict), and so does any part of a sentence that states something wrong (a
@@ -235,7 +241,7 @@ def undecided(
     for part in parts:
         head, tails = _run_on(part)
         for text in (head, *tails) if tails else (part,):
-            if not _speaks(text) or text in right or any(text in e for e in wrong if e):
+            if not _ABOUT_ME.search(text) or text in right or any(text in e for e in wrong if e):
                 continue
             if text != head and part in right:
                 ask.append((head, text, right[part]))

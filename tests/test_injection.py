@@ -160,6 +160,31 @@ def test_a_clause_about_the_candidate_that_states_a_point_earns_it(built_index):
     assert both.score > alone.score
 
 
+def test_a_clause_that_addresses_you_in_an_explanation_is_not_padding(built_index):
+    """ "you" and "we" are an explanation's generic subjects: a clause that completes the point
+    its sentence began ("..., so you want them to take the same path") is graded like the same
+    words said impersonally (set aside, the warp answer lost its point and scored 1)."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = "What is a warp and why does it matter for performance?"
+    refs = gather(q, index, settings)
+    said = (
+        "a warp is thirty-two threads running the same instruction together, and if they"
+        " branch different ways it gets serialized, so {}"
+    )
+    you, they = make_grader("offline", settings, index=index).grade_many(
+        [
+            (q, said.format(t), refs)
+            for t in ("you want them to take the same path", "they should take the same path")
+        ]
+    )
+    assert [c.verdict for c in you.claims] == [c.verdict for c in they.claims]
+    assert "covered" in [c.verdict for c in you.claims]
+    assert abs(you.expected_score - they.expected_score) < 0.25
+
+
 def test_a_technical_sentence_about_the_candidate_is_graded(built_index):
     """The other side: a sentence that speaks of the candidate ("I'd", "you") but states a key
     point is never set aside; it earns its point."""

@@ -1,6 +1,6 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test|blind] [--pays] [--padding]
+    .venv/bin/python -m evals.injection [dev|test|blind|blind2] [--pays] [--padding]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -11,7 +11,9 @@ content (label 1 or more) is graded alone and with each of the split's padding s
 (evals/data/padding.jsonl: pleasantries, appeals, self-praise) appended, by the offline
 grader; a padded answer should never score higher. The `blind` split (`blind --padding`, on
 the test answers) holds 48 sentences of six kinds written by a helper that never saw the
-grader's code or the other sentences: nothing was tuned on it or chosen after it.
+grader's code or the other sentences; its failures were read in session 26, so `blind2`
+(48 more, written the same way in that session and run once, after the changes) is the
+held-out one.
 """
 
 from __future__ import annotations
@@ -122,7 +124,7 @@ def pays(split: str, settings: Any = None, index: Any = None) -> dict[str, objec
 
 def main() -> None:
     split = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else "test"
-    if split != "blind":  # padding sentences only
+    if not split.startswith("blind"):  # padding sentences only
         injections(split)
     if "--padding" in sys.argv:
         p = padding(split)

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from .exact import disagree, exact_contradiction, swapped_roles
+from .exact import disagree, exact_contradiction, swapped_binding, swapped_kinds, swapped_roles
 from .nli import Entailment
 
 Verdict = Literal["covered", "contradicted", "missed"]
@@ -139,6 +139,9 @@ class Case:
     # (len(sentences), len(claims)): each sentence's similarity to the nearest of a claim's own
     # texts (the point and its paraphrases), for the near-verbatim rule; None: not used.
     verbatim: np.ndarray | None = None
+    # The whole answer as read: two things whose roles it swaps may sit in two sentences
+    # ("Tensor Cores are the general-purpose units ... CUDA cores are the specialized ones").
+    text: str = ""
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -255,12 +258,17 @@ def _decide(
         best_c = max(asked, key=lambda a: p(a)[2])
         e, c = float(p(best_e)[0]), float(p(best_c)[2])
         top = asked[0]
-        exact = None
+        exact = across = None
         if top[2] >= 0.5:
             sentence = case.sentences[top[1]]
             exact = exact_contradiction(claim.text, sentence) or swapped_roles(claim.text, sentence)
+            # The model cannot see which of two things a property belongs to: its entailment
+            # is no evidence against a swap found across the answer.
+            across = None if exact else _swapped_in(case, claim.text)
         restated = _restated(case, n_claim, th)
-        if exact and e < 0.9:
+        if across:
+            verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, across))
+        elif exact and e < 0.9:
             verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, exact))
         elif restated is not None:
             verdicts.append(
@@ -328,6 +336,16 @@ def _decide(
         for v in verdicts
     ]
     return Verdicts(tuple(verdicts), tuple(stated))
+
+
+def _swapped_in(case: Case, claim: str) -> str | None:
+    """Roles swapped across the answer (the top sentence alone was checked): between things of
+    one kind across its sentences, or between two named things within one sentence."""
+    if not case.text or len(case.sentences) < 2:
+        return None
+    return swapped_kinds(claim, case.text) or next(
+        (found for t in case.sentences if (found := swapped_binding(claim, t))), None
+    )
 
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:

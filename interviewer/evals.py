@@ -246,8 +246,9 @@ def run(
     if not chosen:
         raise InputError(f"{dataset} has no rows in its {split} part")
     dev = part(items, "dev")
-    # External datasets carry their own references; only the in-domain set uses the index.
-    index = index_or_none() if dataset == "indomain" else None
+    # External datasets carry their own references; rows without one (the in-domain set, or
+    # a file of the same shape given by path) are graded against the bank, through the index.
+    index = index_or_none() if any(i.reference is None for i in chosen) else None
     grader = make_grader(grader_kind, settings, index=index)
     started = time.perf_counter()
     grades = grade_items(chosen, grader, settings, index, f"{dataset}/{split}", quiet)

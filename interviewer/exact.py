@@ -15,6 +15,8 @@ _ANTONYMS = [
     ("bigger", "smaller"),
     ("greater", "smaller"),
     ("wider", "narrower"),
+    ("wider", "narrow"),
+    ("wide", "narrow"),
     ("increases", "decreases"),
     ("increase", "decrease"),
     ("raises", "lowers"),
@@ -76,9 +78,21 @@ _BASE = {
 }
 
 
+# A multiple of a named thing ("6 × parameters × tokens", "1.5x the traffic"): its own
+# quantity ("× parameters"); "3x faster" stays a plain factor, "x".
+_TIMES = re.compile(
+    r"(?<![\w.^])(\d+(?:\.\d+)?)\s*[×x*]\s*(?:the\s+)?"
+    r"(?!(?:faster|slower|more|less|fewer|higher|lower|larger|smaller|bigger|greater|better|worse"
+    r"|cheaper|speed-?ups?|improvements?|reductions?)\b)([a-z]{3,})\b",
+    re.I,
+)
+
+
 def _numbers(text: str) -> set[tuple[str, float]]:
-    """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12)."""
-    out = set()
+    """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
+    ("× parameters", 6.0)."""
+    out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
+    text = _TIMES.sub(" ", text)
     for n, u in _NUMBER.findall(text):
         unit = u.lower().rstrip("s") if u.lower() in ("bits", "bytes", "watts") else u.lower()
         quantity, factor = _BASE.get(unit, (unit, 1.0))
@@ -115,6 +129,9 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
             return "exact:swapped"
+    p_trade, s_trade = _TRADE.search(point), _TRADE.search(sentence)
+    if p_trade and s_trade and _traded(p_trade) == _traded(s_trade)[::-1]:
+        return "exact:swapped"
     p_neg = bool(_NEGATION.search(point))
     s_neg = bool(_NEGATION.search(sentence))
     if p_neg != s_neg:
@@ -137,6 +154,18 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         if same and sv > 0 and all(pv > 0 and max(pv, sv) / min(pv, sv) >= 2.5 for pv in same):
             return "exact:number"
     return None
+
+
+# "trades compute for memory" turned round ("trades memory for compute").
+_TRADE = re.compile(
+    r"\btrad(?:es|e|ing|ed)\s+(?:off\s+)?(?:some\s+|extra\s+|more\s+)?([a-z-]+)\s+for\s+"
+    r"(?:less\s+|lower\s+|more\s+|extra\s+)?([a-z-]+)",
+    re.I,
+)
+
+
+def _traded(m: re.Match[str]) -> tuple[str, str]:
+    return m.group(1).lower(), m.group(2).lower()
 
 
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}
@@ -268,3 +297,136 @@ def _denied(text: str) -> set[str]:
         clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
         out.update(t for t in _terms(clause)[:3] if len(t) > 3)
     return out
+
+
+# ------------------------------------------------------------------ roles across an answer
+_UNITS = {"tb", "gb", "mb", "kb", "ms", "us", "ns", "gbps", "tbps", "tflops", "pflops", "ghz"}
+_BIND_SPLIT = re.compile(r"[.;:!?]\s+|,\s*|\s+(?:and|while|whereas|but)\s+")
+_WEAK = {"more", "less", "much", "very", "also", "only", "both", "each", "other", "there", "than"}
+
+
+def _names(text: str) -> list[str]:
+    """Named things (HBM, FP16, E4M3, H100, NVLink), not numbers or units."""
+    out = []
+    for n in _ENTITY.findall(text):
+        n = n.lower().strip("+-")
+        if any(ch.isalpha() for ch in n) and len(n) >= 2 and n not in _UNITS:
+            out.append(n)
+    return out
+
+
+def _bindings(text: str) -> dict[str, set[str]]:
+    """The content words of each clause, by the named thing it is about: the first it names,
+    or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
+    out: dict[str, set[str]] = {}
+    names = set(_names(text))
+    current = None
+    for clause in _BIND_SPLIT.split(text):
+        found = _names(clause)
+        if found:
+            current = found[0]
+        if current is not None:
+            words = {t for t in _terms(clause) if len(t) > 3 and t not in names | _WEAK}
+            out.setdefault(current, set()).update(words)
+    return out
+
+
+_NOT_HEADS = {
+    "is",
+    "are",
+    "was",
+    "were",
+    "has",
+    "have",
+    "does",
+    "do",
+    "can",
+    "will",
+    "uses",
+    "use",
+    "gives",
+    "give",
+    "keeps",
+    "runs",
+    "sets",
+    "splits",
+    "and",
+    "or",
+    "with",
+}
+
+
+_OPENERS = {
+    "if",
+    "with",
+    "when",
+    "then",
+    "often",
+    "also",
+    "both",
+    "here",
+    "now",
+    "once",
+    "for",
+    "in",
+    "on",
+    "at",
+    "by",
+    "to",
+    "of",
+    "as",
+    "after",
+    "before",
+    "because",
+    "since",
+}
+
+
+def swapped_kinds(point: str, text: str) -> str | None:
+    """swapped_roles across a whole answer, between things of one kind ("CUDA cores" and
+    "Tensor Cores": a name, then the same noun). Across sentences every clause of a subject
+    counts as its own, and a list's headings ("Hardware: ...") are no such things."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", point)
+    subject = _subject(point)
+    at = [w.lower() for w in words].index(subject) if subject else -1
+    head = words[at + 1] if 0 <= at < len(words) - 1 else ""
+    if not (head.isalpha() and head.islower() and len(head) >= 3) or head in _NOT_HEADS:
+        return None
+    kin = re.compile(rf"\b([A-Z][\w+\-]*)\s+(?i:{re.escape(head.rstrip('s'))})s?\b")
+    others = {
+        o
+        for m in kin.finditer(text)
+        if (o := m.group(1).lower()) != subject
+        and o not in _OPENERS | _SUBJECT_SKIP | _POINTS_BACK
+        and not o.endswith(("ing", "ly"))
+    }
+    if not others:
+        return None
+    point_words = set(_terms(point)) - {subject}
+    by_subject: dict[str, set[str]] = {}
+    for clause in _CLAUSE.split(text):
+        if clause.strip():
+            by_subject.setdefault(_subject(clause), set()).update(_terms(clause))
+    if subject not in by_subject:
+        return None
+    own = len(point_words & by_subject[subject])
+    for other in others & set(by_subject):
+        if len(point_words & by_subject[other]) >= max(2, 2 * own + 1):
+            return "exact:swapped"
+    return None
+
+
+def swapped_binding(point: str, text: str) -> str | None:
+    """Two named things trade properties: the point gives A one and B another, the answer
+    gives A B's and B A's ("E4M3 with more precision and E5M2 with more range" against "E4M3
+    has the wider range and E5M2 the extra precision"), each way at least once and more often
+    crossed than not."""
+    p, s = _bindings(point), _bindings(text)
+    both = [n for n in p if n in s]
+    for i, a in enumerate(both):
+        for b in both[i + 1 :]:
+            pa, pb, sa, sb = p[a] - p[b], p[b] - p[a], s[a] - s[b], s[b] - s[a]
+            crossed = len(pa & sb) + len(pb & sa)
+            if pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb):
+                return "exact:swapped"
+    return None

@@ -280,6 +280,7 @@ class OfflineGrader:
                 origin == "input",
                 (question, answer.strip()) if terse_reply else None,
                 verbatim,
+                an.text or answer,
             )
             cases.append(case)
             where.append((n, origin))

@@ -11,7 +11,13 @@ from interviewer.claims import (
     Verdicts,
     Wrong,
 )
-from interviewer.exact import disagree, exact_contradiction, swapped_roles
+from interviewer.exact import (
+    disagree,
+    exact_contradiction,
+    swapped_binding,
+    swapped_kinds,
+    swapped_roles,
+)
 from interviewer.records import Provenance, ReferenceSet
 from interviewer.scoring import confidence, from_verdicts, score
 
@@ -152,10 +158,115 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             "Tensor Cores are slower than CUDA cores.",
             "exact:comparative",
         ),
+        # A multiple of a named thing is its own quantity: the training-FLOPs rule of thumb.
+        (
+            "Training compute is about 6 × parameters × tokens, here 6 × 7B × 1T FLOPs.",
+            "Training compute is roughly 2 x parameters x tokens.",
+            "exact:number",
+        ),
+        (
+            "The cost is about 1.5x the traffic of plain data parallelism.",
+            "The cost is roughly 1.5x the traffic of plain DDP, because of the all-gathers.",
+            None,
+        ),
+        (
+            "The cost is about 1.5x the traffic of plain data parallelism.",
+            "The cost is 10x the parameters of plain data parallelism.",
+            None,  # another named thing: no common quantity
+        ),
     ],
 )
 def test_exact_checks(point, sentence, found):
     assert exact_contradiction(point, sentence) == found
+
+
+@pytest.mark.parametrize(
+    "point,sentence,found",
+    [
+        # Inverted answers from a blind set (evals/data/claims_blind.jsonl, dev split) that
+        # were read as covering the point they invert.
+        (
+            "It trades compute for memory, cutting activation memory by around 60%.",
+            "It trades memory for compute: you store extra copies of the activations.",
+            "exact:swapped",
+        ),
+        (
+            "It trades compute for memory, cutting activation memory by around 60%.",
+            "Checkpointing trades extra compute for less memory.",
+            None,
+        ),
+        (
+            "The divergence comes from FP16's narrow dynamic range, whose 5-bit exponent "
+            "overflows.",
+            "FP16's range is actually wider than BF16's, so switching to BF16 would make "
+            "overflow worse.",
+            "exact:comparative",
+        ),
+    ],
+)
+def test_turned_round_trades_and_wide_against_narrow(point, sentence, found):
+    assert exact_contradiction(point, sentence) == found
+
+
+FP8_FORMATS = "There are two FP8 formats, E4M3 with more precision and E5M2 with more range."
+
+
+@pytest.mark.parametrize(
+    "answer,found",
+    [
+        (
+            "On Hopper you get two FP8 flavours: E4M3 has the wider range and E5M2 the extra "
+            "precision. You still need scaling factors.",
+            "exact:swapped",
+        ),
+        ("E4M3 has more precision and less range; E5M2 has more range and less precision.", None),
+        ("E4M3 keeps 3 mantissa bits for precision, E5M2 5 exponent bits for range.", None),
+    ],
+)
+def test_two_named_things_that_trade_properties_are_swapped(answer, found):
+    assert swapped_binding(FP8_FORMATS, answer) == found
+
+
+CUDA_CORE = "A CUDA core is a general-purpose scalar ALU that executes one operation per clock."
+
+
+@pytest.mark.parametrize(
+    "answer,found",
+    [
+        # The swap spans two sentences: each alone says nothing wrong about its subject.
+        (
+            "Tensor Cores are the general-purpose units: each one handles a single thread's "
+            "scalar operation per clock. CUDA cores are the specialized ones that perform a "
+            "whole matrix multiply-accumulate per instruction.",
+            "exact:swapped",
+        ),
+        (
+            "CUDA cores are general-purpose scalar ALUs, one operation per clock. Tensor Cores "
+            "do a whole matrix multiply-accumulate per instruction.",
+            None,
+        ),
+    ],
+)
+def test_roles_swapped_across_sentences_between_things_of_one_kind(answer, found):
+    assert swapped_kinds(CUDA_CORE, answer) == found
+
+
+def test_a_list_of_headings_is_not_a_set_of_subjects():
+    """A correct, list-like answer (blind set, dev) had "Hardware: more NICs, ..." read as
+    another subject doing what the point says NCCL tuning does."""
+    point = (
+        "NCCL tuning covers the algorithm (ring or tree), protocol, channel count, NIC "
+        "selection and in-network reduction with SHARP, while hardware upgrades such as one "
+        "400 Gb/s NIC per GPU, a non-blocking fat-tree or larger NVLink domains cost money."
+    )
+    answer = (
+        "Topology-aware placement keeps jobs under one leaf switch. NCCL: confirm IB and "
+        "GPUDirect RDMA are used, tune algorithm and channels. Hardware: more NICs, faster IB, "
+        "non-blocking fabric, costly but no accuracy risk."
+    )
+    assert swapped_roles(point, answer) == "exact:swapped"  # what the unguarded check said
+    assert swapped_kinds(point, answer) is None
+    assert swapped_binding(point, answer) is None
 
 
 @pytest.mark.parametrize(
@@ -341,3 +452,31 @@ def test_a_two_word_fragment_of_a_longer_answer_states_no_misconception(built_in
         [(q.text, refs.rubric.model_answer, refs)]
     )[0]
     assert grade.wrong_claims == () and grade.score >= 4
+
+
+def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
+    """Blind set, dev split: this inverted answer scored 3, with both definitions it swaps
+    listed as covered. Roles are now read across the whole answer."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text == "What is a CUDA core vs a Tensor Core?")
+    refs = gather(q.text, index, settings, question_id=q.id)
+    inverted = (
+        "Tensor Cores are the general-purpose units: each one handles a single thread's scalar "
+        "FP32 or INT operation per clock and can run arbitrary branchy code. CUDA cores are the "
+        "specialized ones that perform a whole small matrix multiply-accumulate per instruction "
+        "in FP16 or BF16, and they supply most of a modern GPU's deep-learning FLOPs."
+    )
+    right = (
+        "CUDA cores are general-purpose scalar ALUs, one FP32 or INT operation per clock. Tensor "
+        "Cores are specialized units that do a whole small matrix multiply-accumulate per "
+        "instruction in FP16 or BF16, so they supply most of the deep-learning FLOPs."
+    )
+    wrong, ok = make_grader("offline", settings, index=index).grade_many(
+        [(q.text, inverted, refs), (q.text, right, refs)]
+    )
+    assert wrong.score <= 1 and wrong.wrong_claims
+    assert not any("CUDA core is a general-purpose" in c for c in wrong.covered)
+    assert ok.wrong_claims == () and ok.score >= 3

@@ -101,3 +101,39 @@ def test_eval_command_writes_report_metrics_and_plots(tmp_path, capsys):
     for png in ("confusion.png", "scatter.png"):
         assert (out / png).read_bytes()[:4] == b"\x89PNG"
     assert "pearson=" in capsys.readouterr().out
+
+
+def test_a_file_of_bank_questions_given_by_path_is_graded_against_the_bank(built_index, tmp_path):
+    """Rows without a reference answer (the in-domain shape, e.g. evals/data/claims_blind.jsonl)
+    are graded on the bank's rubrics when the file is given by path; they were all graded
+    without references (every row 0) because only the name "indomain" opened the index."""
+    settings, _ = built_index
+    rows = [
+        (
+            "What is the difference between HBM and GDDR?",
+            "HBM is 3D-stacked DRAM on the GPU "
+            "package with over 3 TB/s on an H100; GDDR is cheaper board-mounted memory around "
+            "1 TB/s, so datacenter GPUs use HBM and consumer cards GDDR.",
+            5,
+            "test",
+        ),
+        ("What is the difference between HBM and GDDR?", "I don't know.", 0, "test"),
+        ("What is the difference between HBM and GDDR?", "HBM is stacked memory.", 2, "dev"),
+    ]
+    data = tmp_path / "mine.jsonl"
+    data.write_text(
+        "".join(
+            json.dumps(
+                {"id": f"m{n}", "question": q, "answer": a, "score": s, "case": "x", "split": split}
+            )
+            + "\n"
+            for n, (q, a, s, split) in enumerate(rows)
+        )
+    )
+    out = tmp_path / "report"
+    args = ["--data-dir", str(settings.data_dir), "eval", str(data), "--split", "report"]
+    assert main([*args, "--out", str(out), "-q"]) == 0
+    lines = (out / "grades.jsonl").read_text().splitlines()
+    graded = [json.loads(line)["grade"] for line in lines]
+    assert [g["score"] >= 4 for g in graded] == [True, False]
+    assert "no_reference" not in graded[0]["flags"] and graded[0]["provenance"]["rubric_id"]

@@ -260,8 +260,16 @@ def _decide(
         top = asked[0]
         exact = across = None
         if top[2] >= 0.5:
-            sentence = case.sentences[top[1]]
-            exact = exact_contradiction(claim.text, sentence) or swapped_roles(claim.text, sentence)
+            # The premise, and when it is the whole short answer also the sentence in it
+            # nearest the point: a number check needs the one clause with one number.
+            part = _part(case, case.claim_vectors[n_claim], top[1])
+            for i in dict.fromkeys((top[1], part)):
+                sentence = case.sentences[i]
+                exact = exact_contradiction(claim.text, sentence) or swapped_roles(
+                    claim.text, sentence
+                )
+                if exact:
+                    break
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
             across = None if exact else _swapped_in(case, claim.text)
@@ -352,10 +360,15 @@ def _quote(case: Case, vec: np.ndarray, i: int) -> str:
     """The answer's words that decided a verdict: sentence i, or, when that is the whole answer
     read as one premise, the sentence in it nearest to what was decided (a wrong claim is
     quoted as said, not inside the whole answer)."""
+    return case.sentences[_part(case, vec, i)]
+
+
+def _part(case: Case, vec: np.ndarray, i: int) -> int:
+    """Sentence i, or the one inside it nearest to vec when i is the whole answer."""
     inside = [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
     if len(inside) < 2:
-        return case.sentences[i]
-    return case.sentences[max(inside, key=lambda j: float(case.vectors[j] @ vec))]
+        return i
+    return max(inside, key=lambda j: float(case.vectors[j] @ vec))
 
 
 def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:

@@ -146,14 +146,20 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         ):
             return "exact:negation"
     pn, sn = _numbers(point), _numbers(sentence)
-    if len(sn) == 1 and 1 <= len(pn) <= 2:
-        # One number in the sentence, of a quantity the point gives (once, or for both sides
-        # of a comparison): wrong when it is far from each of them.
-        ((su, sv),) = sn
-        same = [pv for pu, pv in pn if pu == su]
-        if same and sv > 0 and all(pv > 0 and max(pv, sv) / min(pv, sv) >= 2.5 for pv in same):
-            return "exact:number"
+    if 1 <= len(pn) <= 2:
+        # One number in the sentence of a quantity the point gives (once, or for both sides
+        # of a comparison): wrong when it is far from each of them. Numbers of other
+        # quantities beside it do not matter ("2 x parameters x tokens ... 500 TFLOPS").
+        for quantity in {pu for pu, _ in pn}:
+            said = [sv for su, sv in sn if su == quantity]
+            same = [pv for pu, pv in pn if pu == quantity]
+            if len(said) == 1 and said[0] > 0 and all(_far(pv, said[0]) for pv in same):
+                return "exact:number"
     return None
+
+
+def _far(a: float, b: float) -> bool:
+    return a > 0 and max(a, b) / min(a, b) >= 2.5
 
 
 # "trades compute for memory" turned round ("trades memory for compute").

@@ -174,6 +174,23 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             "The cost is 10x the parameters of plain data parallelism.",
             None,  # another named thing: no common quantity
         ),
+        # Numbers of other quantities beside the wrong one do not hide it (blind set, dev).
+        (
+            "Training compute is about 6 × parameters × tokens, here 6 × 7B × 1T FLOPs.",
+            "Training compute is about 2 x parameters x tokens 2 x 7B x 1T = 14 zettaFLOPs, "
+            "which at ~500 TFLOPS per H100 is roughly 7,800 GPU-hours.",
+            "exact:number",
+        ),
+        (
+            "An H100 SXM reaches about 3.35 TB/s of HBM bandwidth.",
+            "An H100 SXM has 80 GB of HBM at about 3.35 TB/s.",
+            None,
+        ),
+        (
+            "HBM delivers over 3 TB/s on an H100 SXM against roughly 1 TB/s for GDDR6X.",
+            "HBM gives 3 TB/s and GDDR 1 TB/s, with 80 GB on an H100.",
+            None,
+        ),
     ],
 )
 def test_exact_checks(point, sentence, found):

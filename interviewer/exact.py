@@ -147,10 +147,14 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             return "exact:negation"
     pn, sn = _numbers(point), _numbers(sentence)
     if 1 <= len(pn) <= 2:
-        # One number in the sentence of a quantity the point gives (once, or for both sides
-        # of a comparison): wrong when it is far from each of them. Numbers of other
-        # quantities beside it do not matter ("2 x parameters x tokens ... 500 TFLOPS").
+        # One number in the sentence, of a quantity the point gives (once, or for both sides
+        # of a comparison): wrong when it is far from each of them. A multiple of a named
+        # thing is specific enough to be read beside other numbers ("2 x parameters x tokens
+        # ... 500 TFLOPS"); a bare size beside others is often another size ("100 KB" per
+        # image against "40 GB per node").
         for quantity in {pu for pu, _ in pn}:
+            if len(sn) > 1 and not quantity.startswith("×"):
+                continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]
             if len(said) == 1 and said[0] > 0 and all(_far(pv, said[0]) for pv in same):

@@ -187,6 +187,11 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             None,
         ),
         (
+            "Spread over 125 nodes, 5 TB is only about 40 GB per node, which fits in host RAM.",
+            "Demand: 200k samples/s at ~100 KB is ~20 GB/s, so plan the node's I/O for that.",
+            None,  # a size beside other numbers: another size (100 KB per image)
+        ),
+        (
             "HBM delivers over 3 TB/s on an H100 SXM against roughly 1 TB/s for GDDR6X.",
             "HBM gives 3 TB/s and GDDR 1 TB/s, with 80 GB on an H100.",
             None,

@@ -16,7 +16,7 @@ from typing import Literal
 
 import numpy as np
 
-from .exact import disagree, exact_contradiction, swapped_binding, swapped_kinds, swapped_roles
+from .exact import disagree, first_contradiction, swapped_binding, swapped_kinds
 from .nli import Entailment
 
 Verdict = Literal["covered", "contradicted", "missed"]
@@ -263,21 +263,14 @@ def _decide(
             # The premise, and when it is the whole short answer also the sentence in it
             # nearest the point: a number check needs the one clause with one number.
             part = _part(case, case.claim_vectors[n_claim], top[1])
-            for i in dict.fromkeys((top[1], part)):
-                sentence = case.sentences[i]
-                exact = exact_contradiction(claim.text, sentence) or swapped_roles(
-                    claim.text, sentence
-                )
-                if exact:
-                    break
+            read = [case.sentences[i] for i in dict.fromkeys((top[1], part))]
+            exact = first_contradiction(claim.text, read)
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
             across = None if exact else _swapped_in(case, claim.text)
         restated = _restated(case, n_claim, th)
-        if across:
-            verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, across))
-        elif exact and e < 0.9:
-            verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, exact))
+        if found := across or (exact if e < 0.9 else None):
+            verdicts.append(PointVerdict(claim, "contradicted", quote(top[1]), 0.0, 0.9, found))
         elif restated is not None:
             verdicts.append(
                 PointVerdict(claim, "covered", case.sentences[restated], 1.0, 1.0, "verbatim")

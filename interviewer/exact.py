@@ -104,6 +104,14 @@ def _terms(text: str) -> list[str]:
     return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
 
 
+def first_contradiction(point: str, sentences: list[str]) -> str | None:
+    """The first sure contradiction (exact_contradiction, swapped_roles) in these sentences."""
+    for sentence in sentences:
+        if found := exact_contradiction(point, sentence) or swapped_roles(point, sentence):
+            return found
+    return None
+
+
 def exact_contradiction(point: str, sentence: str) -> str | None:
     """A sure contradiction between a key point and one answer sentence on the same subject,
     by name of the check that found it, else None."""
@@ -341,55 +349,11 @@ def _bindings(text: str) -> dict[str, set[str]]:
     return out
 
 
-_NOT_HEADS = {
-    "is",
-    "are",
-    "was",
-    "were",
-    "has",
-    "have",
-    "does",
-    "do",
-    "can",
-    "will",
-    "uses",
-    "use",
-    "gives",
-    "give",
-    "keeps",
-    "runs",
-    "sets",
-    "splits",
-    "and",
-    "or",
-    "with",
-}
-
-
-_OPENERS = {
-    "if",
-    "with",
-    "when",
-    "then",
-    "often",
-    "also",
-    "both",
-    "here",
-    "now",
-    "once",
-    "for",
-    "in",
-    "on",
-    "at",
-    "by",
-    "to",
-    "of",
-    "as",
-    "after",
-    "before",
-    "because",
-    "since",
-}
+_NOT_HEADS = {"is", "are", "was", "were", "has", "have", "does", "do", "can", "will", "uses"}
+_NOT_HEADS |= {"use", "gives", "give", "keeps", "runs", "sets", "splits", "and", "or", "with"}
+# Sentence openers, not things: "If one rank ...", "With checkpointing ...".
+_OPENERS = {"if", "with", "when", "then", "often", "also", "both", "here", "now", "once", "since"}
+_OPENERS |= {"for", "in", "on", "at", "by", "to", "of", "as", "after", "before", "because"}
 
 
 def swapped_kinds(point: str, text: str) -> str | None:

@@ -258,14 +258,22 @@ def swapped_roles(point: str, sentence: str) -> str | None:
     subject = _subject(point)
     if not subject:
         return None
-    words = set(_terms(point)) - {subject}
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     by_subject = {_subject(c): set(_terms(c)) for c in clauses}
-    if subject not in by_subject or len(by_subject) < 2:
+    return _role_taken(point, subject, by_subject, set(by_subject))
+
+
+def _role_taken(
+    point: str, subject: str, by_subject: dict[str, set[str]], others: set[str]
+) -> str | None:
+    """Another subject's clauses say what the point says of `subject`, clearly more than the
+    subject's own do."""
+    if subject not in by_subject:
         return None
+    words = set(_terms(point)) - {subject}
     own = len(words & by_subject[subject])
-    for other, terms in by_subject.items():
-        if other and other != subject and len(words & terms) >= max(2, 2 * own + 1):
+    for other in others & set(by_subject) - {subject, ""}:
+        if len(words & by_subject[other]) >= max(2, 2 * own + 1):
             return "exact:swapped"
     return None
 
@@ -376,18 +384,11 @@ def swapped_kinds(point: str, text: str) -> str | None:
     }
     if not others:
         return None
-    point_words = set(_terms(point)) - {subject}
     by_subject: dict[str, set[str]] = {}
     for clause in _CLAUSE.split(text):
         if clause.strip():
             by_subject.setdefault(_subject(clause), set()).update(_terms(clause))
-    if subject not in by_subject:
-        return None
-    own = len(point_words & by_subject[subject])
-    for other in others & set(by_subject):
-        if len(point_words & by_subject[other]) >= max(2, 2 * own + 1):
-            return "exact:swapped"
-    return None
+    return _role_taken(point, subject, by_subject, others)
 
 
 def swapped_binding(point: str, text: str) -> str | None:

@@ -12,7 +12,7 @@ from .evaldata import EvalItem
 from .records import Grade
 
 WRONG_CASES = {"wrong", "inverted"}  # in-domain cases whose key claim is wrong
-RIGHT_CASES = {"complete", "partial", "terse", "spoken", "stt", "limited"}
+RIGHT_CASES = {"complete", "partial", "terse", "spoken", "stt", "limited", "correct_own_words"}
 
 
 def _pr(pred: list[bool], gold: list[bool]) -> dict[str, float]:

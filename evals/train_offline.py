@@ -3,7 +3,7 @@
     .venv/bin/python -m evals.train_offline [--cv]
 
 Dev parts (../shared/evaldata/README.md): Mohler `question_fold_5 == 0`, SAF `split == "train"`,
-and the in-domain set's `dev` split (evals/data/indomain.jsonl). Two heads (interviewer/offline.py
+and the in-domain set's `dev` split (evals/data/indomain.jsonl). Two heads (interviewer/fitted.py
 `Model`): `input` (one given reference answer) is fitted on Mohler dev and SAF train; `bank`
 (the guides' variants, key points and passages) on Mohler dev and in-domain dev, in-domain
 weighted. `--cv` prints leave-one-question-out figures on the dev parts for the candidate
@@ -24,10 +24,11 @@ from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
 from interviewer.features import FEATURES, analyse_many
+from interviewer.fitted import MODEL_FILE, Head, Model
 from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import qwk
-from interviewer.offline import MODEL_FILE, Head, Model, OfflineGrader
+from interviewer.offline import OfflineGrader
 from interviewer.references import gather
 
 ALPHA = 1.0  # ridge penalty on standardised features

@@ -23,10 +23,11 @@ from interviewer.claims import Thresholds
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
+from interviewer.fitted import MODEL_FILE
 from interviewer.index import open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import f1_scores, qwk
-from interviewer.offline import MODEL_FILE, OfflineGrader
+from interviewer.offline import OfflineGrader
 from interviewer.references import gather
 
 GRID = {

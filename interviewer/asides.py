@@ -217,6 +217,7 @@ def undecided(
     verdicts: Verdicts,
     claim_vecs: np.ndarray,
     embed: Callable[[list[str]], np.ndarray],
+    every: bool = False,
 ) -> tuple[str, ...]:
     """The segments that speak of the candidate or thank ("I have worked with GPUs for years
     and this is one of the topics I care most about") and decide no verdict: they
@@ -241,7 +242,11 @@ def undecided(
     for part in parts:
         head, tails = _run_on(part)
         for text in (head, *tails) if tails else (part,):
-            if not _ABOUT_ME.search(text) or text in right or any(text in e for e in wrong if e):
+            if (
+                (not every and not _ABOUT_ME.search(text))
+                or text in right
+                or any(text in e for e in wrong if e)
+            ):
                 continue
             if text != head and part in right:
                 ask.append((head, text, right[part]))
@@ -255,6 +260,8 @@ def undecided(
         for head, tail, points in ask:
             if min(float((vec[head] - vec[tail]) @ claim_vecs[n]) for n in points) > 0:
                 out.append(tail)
+    if every:  # the caller decides what is padding, and whether anything is left
+        return tuple(out)
     return tuple(out) if out and content_words(without(an.text, out)) else ()
 
 

@@ -6,11 +6,8 @@ dev parts of the eval data only. Everything runs on CPU with the packaged embedd
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from pathlib import Path
+from dataclasses import replace
 
 import numpy as np
 
@@ -19,77 +16,16 @@ from . import injection
 from .asides import GENERIC, aside, aside_candidates, material, read_alone, undecided, without
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
-from .features import FEATURES, Analysis, Cache, analyse_many, warm
+from .features import Analysis, Cache, analyse_many, content_words, warm
+from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, default_nli
+from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
 from .scoring import from_verdicts, rubric_id
 
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
-MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
-
-
-@dataclass(frozen=True)
-class Head:
-    """One fitted linear scorer over standardised FEATURES (weight 0: feature unused)."""
-
-    weights: tuple[float, ...]
-    bias: float
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        z = (x - np.asarray(self.mean)) / np.asarray(self.scale)
-        return np.clip(z @ np.asarray(self.weights) + self.bias, 0.0, 5.0)
-
-
-@dataclass(frozen=True)
-class Model:
-    """Two heads: `input` for an answer judged against one reference answer given with it
-    (batch rows with reference_answer), `bank` for the guides' reference variants, key points
-    and passages. The material differs in shape, and so do the features that track a grade."""
-
-    heads: dict[str, Head]
-    cover_threshold: float
-    off_topic_threshold: float
-    off_topic_margin: float = 0.15
-    name: str = "offline-linear-v4"
-    # The estimate blends the fitted model with the claim verdicts' weighted coverage (x5),
-    # per head: a row's own reference answer (`input`) or the guides' rubrics (`bank`).
-    verdict_weight: dict[str, float] = field(default_factory=lambda: {"input": 0.25, "bank": 0.5})
-    thresholds: cl.Thresholds = field(default_factory=cl.Thresholds)
-
-    def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
-        out = self.heads["bank"].predict(x)
-        uses_input = np.asarray([k == "input" for k in kinds])
-        if "input" in self.heads and uses_input.any():
-            out[uses_input] = self.heads["input"].predict(x[uses_input])
-        return out
-
-    @classmethod
-    def load(cls, path: Path = MODEL_FILE) -> Model:
-        d = json.loads(path.read_text("utf-8"))
-        if tuple(d["features"]) != FEATURES:
-            raise ValueError(f"{path} was fitted on other features; re-run evals/train_offline.py")
-        heads = {
-            name: Head(tuple(h["weights"]), h["bias"], tuple(h["mean"]), tuple(h["scale"]))
-            for name, h in d["heads"].items()
-        }
-        return cls(
-            heads,
-            d["cover_threshold"],
-            d["off_topic_threshold"],
-            d.get("off_topic_margin", 0.15),
-            d.get("name", cls.name),
-            d.get("verdict_weight", {"input": 0.25, "bank": 0.5}),
-            cl.Thresholds(**d.get("thresholds", {})),
-        )
-
-
-@lru_cache(maxsize=1)
-def default_model() -> Model:
-    return Model.load()
 
 
 class OfflineGrader:
@@ -122,6 +58,10 @@ class OfflineGrader:
 
     def grade(self, question: str, answer: str, refs: ReferenceSet) -> Grade:
         return self.grade_many([(question, answer, refs)])[0]
+
+    @property
+    def padding(self) -> PaddingModel:
+        return default_padding()
 
     @property
     def nli(self) -> Entailment | None:
@@ -167,10 +107,64 @@ class OfflineGrader:
             new_preds = self._estimates(found)
             for n, an, p, ch in zip(redo, found, new_preds, self.check(again, found), strict=True):
                 analyses[n], preds[n], checked[n] = an, p, ch
-        return [
+        grades = [
             self._grade(refs, an, float(p), answer, ch)
             for (_, answer, refs), an, p, ch in zip(items, analyses, preds, checked, strict=True)
         ]
+        return self._padding_earns_nothing(items, analyses, checked, grades)
+
+    def _padding_earns_nothing(
+        self,
+        items: Sequence[tuple[str, str, ReferenceSet]],
+        analyses: Sequence[Analysis],
+        checked: Sequence[tuple[cl.Verdicts, str] | None],
+        grades: list[Grade],
+    ) -> list[Grade]:
+        """No sentence that decides no verdict can raise a grade, whatever the fitted model
+        makes of its words: an answer with such sentences that the padding model calls padding
+        is graded again without them; one whose sentences decide nothing at all, on each
+        sentence alone. It keeps the lower of its grade and the best of those."""
+        readings: dict[int, list[str]] = {}
+        found = {
+            n: drop
+            for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True))
+            if ch is not None
+            and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed, True))
+        }
+        texts = list(dict.fromkeys(t for drop in found.values() for t in drop))
+        padding = (
+            dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
+            if texts
+            else {}
+        )
+        for n, drop in found.items():
+            verdicts = checked[n]
+            assert verdicts is not None
+            decided = verdicts[0].of("covered") or verdicts[0].wrong_points()
+            parts = [t for t in drop if content_words(t)]
+            if not decided and len(parts) > 1:
+                readings[n] = parts
+            elif pads := [t for t in drop if padding[t]]:
+                left = without(analyses[n].text, pads)
+                if content_words(left):
+                    readings[n] = [left]
+        if not readings:
+            return grades
+        again = [(items[n][0], t, items[n][2]) for n, ts in readings.items() for t in ts]
+        found_an = analyse_many(again, self.embedder, self._keep)
+        preds = self._estimates(found_an)
+        regraded = iter(
+            self._grade(refs, an, float(p), text, ch)
+            for (_, text, refs), an, p, ch in zip(
+                again, found_an, preds, self.check(again, found_an), strict=True
+            )
+        )
+        rank = lambda g: (g.score, g.expected_score or 0.0)  # noqa: E731
+        for n, ts in readings.items():
+            best = max((next(regraded) for _ in ts), key=rank)
+            if rank(best) < rank(grades[n]):
+                grades[n] = best
+        return grades
 
     def prepare(
         self, items: Sequence[tuple[str, str, ReferenceSet]]

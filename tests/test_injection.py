@@ -218,3 +218,75 @@ def test_an_answer_about_the_rubric_is_never_set_aside_as_padding(built_index):
     got = make_grader("offline", settings, index=index).grade_many([(q.text, point.text, refs)])[0]
     assert "off_topic" not in got.flags and got.score > 0
     assert next(c.verdict for c in got.claims if c.point_id == point.id) == "covered"
+
+
+def test_the_padding_model_tells_talk_from_claims():
+    """The shipped padding model (evals/train_padding.py) on sentences written for this test:
+    talk about the candidate, the interview or the field is padding; any claim about the
+    subject, in the first person, spoken, terse or wrong, is content."""
+    from interviewer.embeddings import default_embedder
+    from interviewer.padding import default_padding
+
+    padding = [
+        "Kernels and interconnects are where all the excitement is these days.",
+        "My team lead still teases me about the night I rebooted the wrong GPU node.",
+        "I could put together a small diagram afterwards if anyone wants one.",
+        "Really glad we got to this one before time ran out.",
+    ]
+    content = [
+        "I'd pin the host buffer so the copy can run asynchronously on a stream.",
+        "um so the all-reduce is basically a reduce-scatter and then an all-gather",
+        "Ring all-reduce.",
+        "NVLink is slower than PCIe, so keep traffic off it.",  # wrong, still a claim
+    ]
+    found = default_padding().is_padding(default_embedder().embed(padding + content))
+    assert found.tolist() == [True] * len(padding) + [False] * len(content)
+
+
+def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
+    """Issue 13, padding `blind2`: topical talk, anecdotes and offers appended to an answer
+    raised 165 of 2,640 grades, most through the fitted model's length and similarity (an
+    answer off topic alone was on topic with "the whole industry" appended). An answer whose
+    sentences decide no verdict is held to its best sentence alone, whatever the padding is;
+    in one that decides verdicts, sentences that decide none and that the padding model calls
+    padding are dropped in a second reading, and the lower grade stands."""
+    from interviewer.embeddings import default_embedder
+    from interviewer.padding import default_padding
+
+    pads = [
+        " Interconnects, schedulers, accelerators: the whole stack is moving so fast right now.",
+        " Years ago a flaky PCIe riser cost my team an entire weekend of debugging.",
+        " I could also sketch the data flow on a whiteboard later if that helps.",
+    ]
+    for q, answer in [
+        ("What is NCCL?", "A library used in distributed training."),
+        ("What is kernel fusion and why does it help?", "Combining operations together."),
+    ]:
+        alone, *padded = _alone_and_padded(built_index, q, answer, pads)
+        assert not alone.covered and not alone.wrong_claims
+        for pad, got in zip(pads, padded, strict=True):
+            assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
+    # The padding model is not sure of every phrasing (it takes the list of nouns for a
+    # claim); what it calls padding never pays.
+    called = default_padding().is_padding(default_embedder().embed([p.strip() for p in pads]))
+    assert called.tolist()[1]
+    q, answer = (
+        "What is the difference between HBM and GDDR?",
+        "HBM is stacked DRAM on the GPU package with a very wide bus.",
+    )
+    alone, *padded = _alone_and_padded(built_index, q, answer, pads)
+    assert alone.covered
+    for pad, got, is_padding in zip(pads, padded, called, strict=True):
+        if is_padding:
+            assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
+
+
+def test_a_conclusion_that_names_no_term_is_still_content(built_index):
+    """The other side: a closing clause that states a consequence in plain words is not
+    padding ("so it is safer and simpler" lost a BF16 answer its 4 while being tuned)."""
+    q = "Why is BF16 often preferred over FP16 for training?"
+    base = "BF16 keeps FP32's 8-bit exponent, so it has the same range and needs no loss scaling."
+    alone, both = _alone_and_padded(
+        built_index, q, base, [" It has fewer mantissa bits, but that is fine for training."]
+    )
+    assert both.score >= alone.score

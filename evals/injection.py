@@ -1,6 +1,6 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test|blind|blind2] [--pays] [--padding]
+    .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3] [--pays] [--padding]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -11,9 +11,9 @@ content (label 1 or more) is graded alone and with each of the split's padding s
 (evals/data/padding.jsonl: pleasantries, appeals, self-praise) appended, by the offline
 grader; a padded answer should never score higher. The `blind` split (`blind --padding`, on
 the test answers) holds 48 sentences of six kinds written by a helper that never saw the
-grader's code or the other sentences; its failures were read in session 26, so `blind2`
-(48 more, written the same way in that session and run once, after the changes) is the
-held-out one.
+grader's code or the other sentences; its failures were read in session 26, and `blind2`'s
+(48 more, written the same way) in session 28, so `blind3` (48 more, run once at the end of
+session 28) is the held-out one.
 """
 
 from __future__ import annotations

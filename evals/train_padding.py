@@ -15,11 +15,11 @@ Fixed seed; seconds on a CPU.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import numpy as np
 
+from evals.train_nli import indomain_test_questions
 from interviewer.asides import GENERIC
 from interviewer.embeddings import default_embedder
 from interviewer.padding import MODEL_FILE
@@ -30,11 +30,6 @@ SEED = 1234
 # Padding is set aside only this sure: a content sentence taken for padding could lower an
 # honest answer's grade (the grader keeps the lower of the two readings).
 CONTENT_RECALL = 0.995
-
-
-def indomain_test_questions() -> set[str]:
-    rows = map(json.loads, (DATA / "indomain.jsonl").read_text("utf-8").splitlines())
-    return {r["question"].strip().lower() for r in rows if r["split"] == "test"}
 
 
 def examples() -> tuple[list[str], list[int], list[str]]:
@@ -68,7 +63,6 @@ def fit(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float]:
 
 
 def main() -> None:
-    random.seed(SEED)
     texts, labels, groups = examples()
     x = default_embedder().embed(texts)
     y = np.asarray(labels)

@@ -28,6 +28,10 @@ from .scoring import from_verdicts, rubric_id
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
 
 
+def _rank(g: Grade) -> tuple[int, float]:
+    return g.score, g.expected_score or 0.0
+
+
 class OfflineGrader:
     """Grades with the fitted model; rules settle empty, non-answers, injections and
     off-topic answers first. With an index, an answer that fits another bank question
@@ -42,11 +46,13 @@ class OfflineGrader:
         model: Model | None = None,
         index: Index | None = None,
         nli: Entailment | None = None,
+        padding: PaddingModel | None = None,
     ) -> None:
         self.embedder = embedder
         self.index = index
         self._model = model
         self._nli = nli
+        self._padding = padding
         self._bank: tuple[str | None, dict[str, int], np.ndarray] | None = None
         self._keep = Cache()
 
@@ -61,7 +67,9 @@ class OfflineGrader:
 
     @property
     def padding(self) -> PaddingModel:
-        return default_padding()
+        if self._padding is None:
+            self._padding = default_padding()
+        return self._padding
 
     @property
     def nli(self) -> Entailment | None:
@@ -101,11 +109,9 @@ class OfflineGrader:
             and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed))
         }
         if redo:
-            again = list(redo.values())
             # What is left was already judged for padding: one more forward pass, no aside check.
-            found = analyse_many(again, self.embedder, self._keep)
-            new_preds = self._estimates(found)
-            for n, an, p, ch in zip(redo, found, new_preds, self.check(again, found), strict=True):
+            found, new_preds, rechecked = self._read_again(list(redo.values()))
+            for n, an, p, ch in zip(redo, found, new_preds, rechecked, strict=True):
                 analyses[n], preds[n], checked[n] = an, p, ch
         grades = [
             self._grade(refs, an, float(p), answer, ch)
@@ -124,47 +130,45 @@ class OfflineGrader:
         makes of its words: an answer with such sentences that the padding model calls padding
         is graded again without them; one whose sentences decide nothing at all, on each
         sentence alone. It keeps the lower of its grade and the best of those."""
-        readings: dict[int, list[str]] = {}
         found = {
-            n: drop
+            n: (drop, ch[0])
             for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True))
             if ch is not None
             and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed, True))
         }
-        texts = list(dict.fromkeys(t for drop in found.values() for t in drop))
-        padding = (
-            dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
-            if texts
-            else {}
-        )
-        for n, drop in found.items():
-            verdicts = checked[n]
-            assert verdicts is not None
-            decided = verdicts[0].of("covered") or verdicts[0].wrong_points()
+        texts = list(dict.fromkeys(t for drop, _ in found.values() for t in drop))
+        if not texts:
+            return grades
+        padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
+        readings: dict[int, list[str]] = {}
+        for n, (drop, verdicts) in found.items():
             parts = [t for t in drop if content_words(t)]
-            if not decided and len(parts) > 1:
+            if not (verdicts.of("covered") or verdicts.wrong_points()) and len(parts) > 1:
                 readings[n] = parts
-            elif pads := [t for t in drop if padding[t]]:
-                left = without(analyses[n].text, pads)
-                if content_words(left):
-                    readings[n] = [left]
+            elif (pads := [t for t in drop if padding[t]]) and content_words(
+                left := without(analyses[n].text, pads)
+            ):
+                readings[n] = [left]
         if not readings:
             return grades
         again = [(items[n][0], t, items[n][2]) for n, ts in readings.items() for t in ts]
-        found_an = analyse_many(again, self.embedder, self._keep)
-        preds = self._estimates(found_an)
         regraded = iter(
             self._grade(refs, an, float(p), text, ch)
-            for (_, text, refs), an, p, ch in zip(
-                again, found_an, preds, self.check(again, found_an), strict=True
-            )
+            for (_, text, refs), an, p, ch in zip(again, *self._read_again(again), strict=True)
         )
-        rank = lambda g: (g.score, g.expected_score or 0.0)  # noqa: E731
         for n, ts in readings.items():
-            best = max((next(regraded) for _ in ts), key=rank)
-            if rank(best) < rank(grades[n]):
+            best = max((next(regraded) for _ in ts), key=_rank)
+            if _rank(best) < _rank(grades[n]):
                 grades[n] = best
         return grades
+
+    def _read_again(
+        self, items: list[tuple[str, str, ReferenceSet]]
+    ) -> tuple[list[Analysis], np.ndarray, list[tuple[cl.Verdicts, str] | None]]:
+        """A second reading of answers already judged for padding: features, the fitted
+        model's estimates and the claim verdicts (no aside check)."""
+        found = analyse_many(items, self.embedder, self._keep)
+        return found, self._estimates(found), self.check(items, found)
 
     def prepare(
         self, items: Sequence[tuple[str, str, ReferenceSet]]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import DependencyError
+
 MODEL_FILE = Path(__file__).parent / "data" / "padding.json"
 
 
@@ -27,8 +29,14 @@ class PaddingModel:
 
     @classmethod
     def load(cls, path: Path = MODEL_FILE) -> PaddingModel:
-        d = json.loads(path.read_text("utf-8"))
-        return cls(np.asarray(d["weights"], dtype=np.float32), d["bias"], d["threshold"])
+        try:
+            d = json.loads(path.read_text("utf-8"))
+            return cls(np.asarray(d["weights"], dtype=np.float32), d["bias"], d["threshold"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise DependencyError(
+                f"the padding model {path} is missing or unreadable ({e}): "
+                "run `python -m evals.train_padding`"
+            ) from e
 
 
 @lru_cache(maxsize=1)

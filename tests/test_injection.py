@@ -290,3 +290,16 @@ def test_a_conclusion_that_names_no_term_is_still_content(built_index):
         built_index, q, base, [" It has fewer mantissa bits, but that is fine for training."]
     )
     assert both.score >= alone.score
+
+
+def test_a_missing_or_broken_padding_model_is_a_clear_error(tmp_path):
+    import pytest
+
+    from interviewer.errors import DependencyError
+    from interviewer.padding import PaddingModel
+
+    broken = tmp_path / "padding.json"
+    broken.write_text('{"weights": [0.1], "bias"', "utf-8")
+    for path in (tmp_path / "missing.json", broken):
+        with pytest.raises(DependencyError, match=r"evals\.train_padding"):
+            PaddingModel.load(path)

@@ -8,7 +8,8 @@ Premise = what the candidate said, hypothesis = the claim checked (a key point o
 misconception). Stage 1: the `train` split of ../shared/nli plus SciEntsBank `train`
 (student answer vs reference: correct -> entailment, contradictory -> contradiction,
 incorrect -> neutral). Stage 2: pairs made from the rubrics (key point vs its paraphrases,
-key point vs the misconceptions that contradict it, other key points as neutral) with a
+key point vs the misconceptions that contradict it, a misconception's paraphrases vs it and
+vs its key point, other key points as neutral) with a
 replay sample of stage 1's data. Rubrics of the in-domain eval's test-split questions are left
 out so that its report figures stay clean.
 
@@ -98,13 +99,24 @@ def rubric_rows(rng: random.Random) -> list[tuple[str, str, int]]:
             out.append((target.text, m.text, 2))
             out.extend((p, m.text, 2) for p in target.paraphrases)
             out.append((m.text, m.text, 0))
+            # The misconception in other words still states it, and still denies the point:
+            # without these the only premise that entailed a misconception was itself, and
+            # the model read a candidate's own wording of one as contradicting it.
+            for p in m.paraphrases:
+                out.append((p, m.text, 0))
+                out.append((p, target.text, 2))
             others = [o for o in r.key_points if o.id != target.id]
             if others:
                 other = rng.choice(others)
                 out.append((other.text, m.text, 1))
+                said = rng.choice([m.text, *m.paraphrases])
                 out.append(
-                    (f"{rng.choice([other.text, *other.paraphrases])} {m.text}", target.text, 2)
+                    (f"{rng.choice([other.text, *other.paraphrases])} {said}", target.text, 2)
                 )
+                if m.paraphrases:
+                    out.append(
+                        (f"{rng.choice([other.text, *other.paraphrases])} {said}", m.text, 0)
+                    )
     return [row for row in out if row[0].strip() != "" and row[1].strip() != ""]
 
 
@@ -190,6 +202,9 @@ def main() -> None:
         torch.save(model.state_dict(), stage1)
     else:
         model.load_state_dict(torch.load(stage1))
+    # Stage 2 seeds afresh, so `--stage 2` from a saved stage 1 writes what a full run writes.
+    rng = random.Random(SEED + 2)
+    torch.manual_seed(SEED + 2)
     domain = rubric_rows(rng)
     # As much general data again as domain data: the technical pairs teach the domain without
     # the model forgetting what the general pairs taught it.

@@ -44,6 +44,7 @@ class Wrong:
 
     text: str
     contradicts: str
+    alternatives: tuple[str, ...] = ()  # the same wrong claim in other words
 
 
 @dataclass(frozen=True)

@@ -256,7 +256,7 @@ class OfflineGrader:
             if not claims or an.sentence_vecs is None or not an.sentences:
                 continue
             cvec = self._claim_vectors(refs)
-            wvec = self._vectors([(w.text,) for w in wrongs]) if wrongs else None
+            wvec = self._vectors([(w.text, *w.alternatives) for w in wrongs]) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
             verbatim = np.stack(
                 [

@@ -89,7 +89,9 @@ def _rubric_claims(
     claims = tuple(Claim(k.id, k.text, k.label, k.value, k.paraphrases, source) for k in points)
     ids = {c.id for c in claims}
     wrongs = tuple(
-        Wrong(m.text, m.contradicts) for m in rubric.misconceptions if m.contradicts in ids
+        Wrong(m.text, m.contradicts, m.paraphrases)
+        for m in rubric.misconceptions
+        if m.contradicts in ids
     )
     return claims, wrongs, rubric.origin
 

@@ -46,6 +46,9 @@ class KeyPoint:
 class Misconception:
     text: str  # a wrong claim a candidate plausibly makes
     contradicts: str  # the id of the key point it contradicts
+    # The same wrong claim as candidates say it (terse, spoken): the claim checker learns from
+    # them that a misconception in other words still states it.
+    paraphrases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,12 @@ class Rubric:
             for k in self.key_points
         ]
         d["misconceptions"] = [
-            {"text": m.text, "contradicts": m.contradicts} for m in self.misconceptions
+            {
+                "text": m.text,
+                "contradicts": m.contradicts,
+                **({"paraphrases": list(m.paraphrases)} if m.paraphrases else {}),
+            }
+            for m in self.misconceptions
         ]
         d["model_answer"] = self.model_answer
         d["hints"] = list(self.hints)
@@ -118,6 +126,7 @@ class _MisconceptionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str = Field(min_length=5)
     contradicts: str
+    paraphrases: list[str] = []
 
 
 class _RubricIn(BaseModel):
@@ -167,7 +176,10 @@ class _RubricIn(BaseModel):
                 for k in self.key_points
             ),
             misconceptions=tuple(
-                Misconception(_clean(m.text), m.contradicts) for m in self.misconceptions
+                Misconception(
+                    _clean(m.text), m.contradicts, tuple(_clean(p) for p in m.paraphrases)
+                )
+                for m in self.misconceptions
             ),
             model_answer=" ".join(self.model_answer.split()),
             hints=tuple(_clean(h) for h in self.hints),
@@ -371,6 +383,9 @@ def lint(r: Rubric) -> list[str]:
     for m in r.misconceptions:
         if not is_whole_sentence(m.text):
             problems.append(f"misconception is not a whole sentence: {m.text!r}")
+        for p in m.paraphrases:
+            if not is_whole_sentence(p, 2):
+                problems.append(f"misconception paraphrase is not a whole sentence: {p!r}")
     for label, text in [
         *((f"probe {k.id}", k.probe) for k in r.key_points),
         *((f"hint {i + 1}", h) for i, h in enumerate(r.hints)),

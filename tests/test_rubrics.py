@@ -10,9 +10,11 @@ import pytest
 from interviewer.rubrics import (
     _GLUED,
     auto_rubric,
+    dump_file,
     is_whole_sentence,
     lint,
     load_authored,
+    parse_file,
     shares_run,
     whole_sentences,
 )
@@ -45,6 +47,17 @@ def test_misconceptions_name_existing_key_points_and_are_not_key_points():
         for m in r.misconceptions:
             assert m.contradicts in ids
             assert all(m.text != k.text for k in r.key_points)
+            # said in other words twice (terse, spoken): what the claim checker learns from
+            assert len(m.paraphrases) == 2, m.text
+            assert m.text not in m.paraphrases
+
+
+def test_misconception_paraphrases_survive_a_round_trip(tmp_path):
+    rubric = next(r for r in load_authored().values() if r.misconceptions)
+    dump_file(tmp_path / "r.yaml", [rubric])
+    (again,) = parse_file(tmp_path / "r.yaml")
+    assert again.misconceptions == rubric.misconceptions
+    assert again.misconceptions[0].paraphrases
 
 
 def test_every_follow_up_and_hint_of_the_bank_renders_without_fragments_or_claims(bank):

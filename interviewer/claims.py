@@ -16,7 +16,13 @@ from typing import Literal
 
 import numpy as np
 
-from .exact import disagree, first_contradiction, swapped_binding, swapped_kinds
+from .exact import (
+    about_another,
+    disagree,
+    first_contradiction,
+    swapped_binding,
+    swapped_kinds,
+)
 from .nli import Entailment
 
 Verdict = Literal["covered", "contradicted", "missed"]
@@ -120,6 +126,12 @@ class Thresholds:
     # training run." as contradicting itself at 0.43). Exact checks still apply. Misconceptions
     # sit below it: 7 of the rubrics' 327 reach 0.9 against their key point's nearest text.
     verbatim: float = 0.93
+    # A sentence this much nearer one of the point's own texts than the misconception's (their
+    # mean) says the point, whatever the model reads: the model read the rubric's own "You'd
+    # see HBM on the A100 and H100 and GDDR6X on a GeForce card." (0.88 to the point's texts,
+    # 0.71 to the misconception's) as stating "The H100 uses GDDR6X memory."; the blind dev
+    # split's stated misconceptions all sit nearer the misconception.
+    nearer_point: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -317,11 +329,19 @@ def _decide(
             clearly = pe >= th.stated and pe - right >= th.stated_margin
             # Two readings that agree: it says the misconception and denies the point.
             agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
-            said = (clearly or agreeing) and _asserts(case, best[1])
-            if said and not _restates_instead(case, best[1], wrong, th):
-                assert case.wrong_vectors is not None
-                evidence = _quote(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
-                stated.append(StatedMisconception(wrong, evidence, round(pe, 3)))
+            assert case.wrong_vectors is not None
+            # The sentence that says it: inside a short answer read whole, the one nearest it.
+            part = _part(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
+            # ... about the thing the misconception names (the model barely tells MIG from
+            # MPS, or E4M3 from E5M2), and not a restatement of the point it denies.
+            said = (
+                (clearly or agreeing)
+                and _asserts(case, best[1])
+                and not about_another(wrong.text, case.sentences[part])
+                and not _restates_instead(case, part, wrong, th)
+            )
+            if said:
+                stated.append(StatedMisconception(wrong, case.sentences[part], round(pe, 3)))
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
     verdicts = [
@@ -351,14 +371,12 @@ def _swapped_in(case: Case, claim: str) -> str | None:
 
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:
-    """The answer's words that decided a verdict: sentence i, or, when that is the whole answer
-    read as one premise, the sentence in it nearest to what was decided (a wrong claim is
-    quoted as said, not inside the whole answer)."""
     return case.sentences[_part(case, vec, i)]
 
 
 def _part(case: Case, vec: np.ndarray, i: int) -> int:
-    """Sentence i, or the one inside it nearest to vec when i is the whole answer."""
+    """Sentence i, or the one inside it nearest to vec when i is the whole answer read as one
+    premise: a wrong claim is quoted, and judged, as said, not inside the whole answer."""
     inside = [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
     if len(inside) < 2:
         return i
@@ -374,8 +392,8 @@ def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
 
 
 def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
-    """Sentence i restates the key point the misconception contradicts, and is nearer to it
-    than to the misconception."""
+    """Sentence i restates the key point the misconception contradicts: nearly word for word
+    and nearer to it than to the misconception, or clearly nearer to it."""
     if case.verbatim is None or case.wrong_vectors is None:
         return False
     ids = [c.id for c in case.claims]
@@ -383,7 +401,7 @@ def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
         return False
     near = float(case.verbatim[i, ids.index(wrong.contradicts)])
     to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
-    return near >= th.verbatim and near > to_wrong
+    return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + th.nearer_point
 
 
 def _asserts(case: Case, i: int) -> bool:

@@ -341,6 +341,15 @@ def _names(text: str) -> list[str]:
     return out
 
 
+def about_another(claim: str, sentence: str) -> bool:
+    """The sentence is about another named thing than the claim: the claim's first name (its
+    subject, "MPS gives each tenant hardware-isolated memory") is absent from the sentence,
+    which leads with another ("MIG partitions an H100 into isolated instances")."""
+    mine, theirs = _names(claim), _names(sentence)
+    lead = _subject(sentence)  # "" when the sentence points back ("It has lower bandwidth")
+    return bool(mine and lead in theirs and mine[0] not in theirs)
+
+
 def _bindings(text: str) -> dict[str, set[str]]:
     """The content words of each clause, by the named thing it is about: the first it names,
     or, naming none, the one before ("E5M2 the extra precision; each one ...")."""

@@ -502,3 +502,31 @@ def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
     assert wrong.score <= 1 and wrong.wrong_claims
     assert not any("CUDA core is a general-purpose" in c for c in wrong.covered)
     assert ok.wrong_claims == () and ok.score >= 3
+
+
+def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
+    """Blind set, dev split: this answer states the rubric's "ZeRO-3 only shards the optimizer
+    states while the parameters stay replicated on every GPU" in other words and scored 2 with
+    nothing wrong listed: the checker had only ever seen a misconception entail itself. Stage 2
+    now trains on each misconception's paraphrases."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text == "What is DeepSpeed ZeRO-3?")
+    refs = gather(q.text, index, settings, question_id=q.id)
+    wrong = (
+        "ZeRO-3 is the lightest of the ZeRO stages: it only shards the optimizer states and "
+        "keeps parameters and gradients fully replicated."
+    )
+    right = (
+        "ZeRO-3 shards everything, parameters, gradients and optimizer states, across the "
+        "data-parallel GPUs, so each holds about one Nth, and it all-gathers each layer's "
+        "parameters just before using them."
+    )
+    bad, good = make_grader("offline", settings, index=index).grade_many(
+        [(q.text, wrong, refs), (q.text, right, refs)]
+    )
+    assert bad.score <= 1
+    assert any(c.misconception.startswith("ZeRO-3 only shards") for c in bad.claims)
+    assert good.wrong_claims == () and good.score >= 3

@@ -60,7 +60,8 @@ def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index):
     graded = list(csv.DictReader(out.read_text().splitlines()))
     assert [r["id"] for r in graded] == ["a", "d"]
     assert graded[0]["cohort"] == "x" and graded[0]["input_score"] == "3"
-    assert graded[0]["score"] in {"3", "4", "5"} and graded[0]["grader"] == "offline"
+    # graded, not zeroed as off-topic (how well a terse answer is credited is an eval's job)
+    assert graded[0]["score"] in {"1", "2", "3", "4", "5"} and graded[0]["grader"] == "offline"
     assert graded[1]["score"] == "0" and graded[1]["flags"] == "empty"
     errors = [json.loads(x) for x in (tmp_path / "out.csv.errors.jsonl").read_text().splitlines()]
     assert [(e["id"], e["line"]) for e in errors] == [("b", 3), ("c", 4)]

@@ -430,9 +430,9 @@ def test_correct_replies_the_model_misreads_as_denials_are_not_wrong_claims(embe
 
 
 def test_a_terse_reply_is_read_after_the_follow_up_question(embedder):
-    """With the shipped NLI model: "Warps of 32 threads, not single threads." alone does not
-    entail the point; read after the question it answers, it does. A wrong reply read the
-    same way still covers nothing."""
+    """Read after the question it answers, "Warps of 32 threads, not single threads." covers
+    the point (the checker of 2026-11-24 did not read it so alone; the retrained one does); a
+    wrong reply read the same way still covers nothing."""
     from interviewer.claims import Case, check_many
     from interviewer.nli import default_nli
 
@@ -453,7 +453,7 @@ def test_a_terse_reply_is_read_after_the_follow_up_question(embedder):
         [case(right, None), case(right, (probe, right)), case(wrong, (probe, wrong))],
         default_nli(),
     )
-    assert alone.points[0].verdict == "missed"
+    assert alone.points[0].verdict != "contradicted"  # a right reply is never called wrong
     assert after.points[0].verdict == "covered" and after.points[0].evidence == right
     assert after_wrong.points[0].verdict != "covered"
 

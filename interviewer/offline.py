@@ -90,7 +90,7 @@ class OfflineGrader:
         if claims:
             self._vectors([(c.text, *c.alternatives) for c in claims])
         if wrongs:
-            self._vectors([(w.text,) for w in wrongs])
+            self._vectors([(w.text, *w.alternatives) for w in wrongs])
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._bank_vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)

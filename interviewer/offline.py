@@ -90,7 +90,7 @@ class OfflineGrader:
         if claims:
             self._vectors([(c.text, *c.alternatives) for c in claims])
         if wrongs:
-            self._vectors([(w.text, *w.alternatives) for w in wrongs])
+            self._wrong_vectors(wrongs)
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._bank_vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)
@@ -256,7 +256,7 @@ class OfflineGrader:
             if not claims or an.sentence_vecs is None or not an.sentences:
                 continue
             cvec = self._claim_vectors(refs)
-            wvec = self._vectors([(w.text, *w.alternatives) for w in wrongs]) if wrongs else None
+            wvec = self._wrong_vectors(wrongs) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
             verbatim = np.stack(
                 [
@@ -292,6 +292,10 @@ class OfflineGrader:
     def _claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]
         return self._vectors([(c.text, *c.alternatives) for c in claims])
+
+    def _wrong_vectors(self, wrongs: Sequence[cl.Wrong]) -> np.ndarray:
+        """One per misconception: the mean of its texts (warm-up and grading share it)."""
+        return self._vectors([(w.text, *w.alternatives) for w in wrongs])
 
     def _embed_once(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """The long-lived cache, holding each of these texts (each embedded once per process)."""

@@ -479,12 +479,7 @@ def test_a_two_word_fragment_of_a_longer_answer_states_no_misconception(built_in
 def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
     """Blind set, dev split: this inverted answer scored 3, with both definitions it swaps
     listed as covered. Roles are now read across the whole answer."""
-    from interviewer.grader import make_grader
-    from interviewer.references import gather
-
-    settings, index = built_index
-    q = next(q for q in index.bank.technical() if q.text == "What is a CUDA core vs a Tensor Core?")
-    refs = gather(q.text, index, settings, question_id=q.id)
+    grade_pair = _bank_grader(built_index, "What is a CUDA core vs a Tensor Core?")
     inverted = (
         "Tensor Cores are the general-purpose units: each one handles a single thread's scalar "
         "FP32 or INT operation per clock and can run arbitrary branchy code. CUDA cores are the "
@@ -496,9 +491,7 @@ def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
         "Cores are specialized units that do a whole small matrix multiply-accumulate per "
         "instruction in FP16 or BF16, so they supply most of the deep-learning FLOPs."
     )
-    wrong, ok = make_grader("offline", settings, index=index).grade_many(
-        [(q.text, inverted, refs), (q.text, right, refs)]
-    )
+    wrong, ok = grade_pair(inverted, right)
     assert wrong.score <= 1 and wrong.wrong_claims
     assert not any("CUDA core is a general-purpose" in c for c in wrong.covered)
     assert ok.wrong_claims == () and ok.score >= 3
@@ -509,12 +502,7 @@ def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
     states while the parameters stay replicated on every GPU" in other words and scored 2 with
     nothing wrong listed: the checker had only ever seen a misconception entail itself. Stage 2
     now trains on each misconception's paraphrases."""
-    from interviewer.grader import make_grader
-    from interviewer.references import gather
-
-    settings, index = built_index
-    q = next(q for q in index.bank.technical() if q.text == "What is DeepSpeed ZeRO-3?")
-    refs = gather(q.text, index, settings, question_id=q.id)
+    grade_pair = _bank_grader(built_index, "What is DeepSpeed ZeRO-3?")
     wrong = (
         "ZeRO-3 is the lightest of the ZeRO stages: it only shards the optimizer states and "
         "keeps parameters and gradients fully replicated."
@@ -524,9 +512,19 @@ def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
         "data-parallel GPUs, so each holds about one Nth, and it all-gathers each layer's "
         "parameters just before using them."
     )
-    bad, good = make_grader("offline", settings, index=index).grade_many(
-        [(q.text, wrong, refs), (q.text, right, refs)]
-    )
+    bad, good = grade_pair(wrong, right)
     assert bad.score <= 1
     assert any(c.misconception.startswith("ZeRO-3 only shards") for c in bad.claims)
     assert good.wrong_claims == () and good.score >= 3
+
+
+def _bank_grader(built_index, question):
+    """Grades answers to one bank question with the offline grader, as a batch would."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text == question)
+    refs = gather(q.text, index, settings, question_id=q.id)
+    grader = make_grader("offline", settings, index=index)
+    return lambda *answers: grader.grade_many([(q.text, a, refs) for a in answers])

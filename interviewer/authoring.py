@@ -20,7 +20,7 @@ from .prompts import render
 from .records import Question
 from .rubrics import Rubric, _RubricIn, auto_rubric, dump_file, lint, load_authored, parse_file
 
-PROMPT_VERSION = "rubric_v1"
+PROMPT_VERSION = "rubric_v2"
 AUTO_FILE, LLM_FILE = "auto.yaml", "llm.yaml"
 HEADER = (
     "{origin} rubrics for questions from your own documents. Edit freely: an entry you change "
@@ -73,10 +73,15 @@ def rubric_schema() -> dict[str, Any]:
         "required": ["id", "label", "weight", "text", "probe", "paraphrases"],
         "additionalProperties": False,
     }
+    # A misconception in a candidate's own words: the checker matches answers against all three.
     wrong = {
         "type": "object",
-        "properties": {"text": text, "contradicts": {"type": "string", "maxLength": 25}},
-        "required": ["text", "contradicts"],
+        "properties": {
+            "text": text,
+            "contradicts": {"type": "string", "maxLength": 25},
+            "paraphrases": {"type": "array", "items": text, "maxItems": 2},
+        },
+        "required": ["text", "contradicts", "paraphrases"],
         "additionalProperties": False,
     }
     return {

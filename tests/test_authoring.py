@@ -45,7 +45,16 @@ RUBRIC = {
             "paraphrases": ["It recomputes activations in backward."],
         },
     ],
-    "misconceptions": [{"text": "Checkpointing makes training faster.", "contradicts": "trade"}],
+    "misconceptions": [
+        {
+            "text": "Checkpointing makes training faster.",
+            "contradicts": "trade",
+            "paraphrases": [
+                "It speeds training up.",
+                "You turn it on when you want each step to run quicker.",
+            ],
+        }
+    ],
     "model_answer": "Gradient checkpointing keeps only some activations during the forward pass "
     "and recomputes the rest in the backward pass, so it spends roughly one extra forward pass "
     "of compute to cut activation memory, often to about the square root of the layer count.",
@@ -79,6 +88,8 @@ def test_llm_rubrics_are_validated_cached_and_edits_win(tmp_path):
         assert again["cached"] == 1 and len(llm.requests) == 1  # cached by content hash
     (r,) = parse_file(tmp_path / "rubrics" / LLM_FILE)
     assert r.origin == "llm" and r.key_points[0].probe.endswith("?")
+    # The misconception in a candidate's own words is kept for the checker to match against.
+    assert r.misconceptions[0].paraphrases == tuple(RUBRIC["misconceptions"][0]["paraphrases"])
     dump_file(tmp_path / "rubrics" / LLM_FILE, [r.__class__(**(r.__dict__ | {"edited": True}))])
     with FakeLLM() as llm:
         chat = OpenAICompatible(settings.model_copy(update={"llm_base_url": llm.url}))

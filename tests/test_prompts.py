@@ -18,8 +18,8 @@ VARIABLES = {
         "wrongs": [{"id": "m1", "text": "HBM is slow."}],
         "passages": [Reference("p1", "passage", "Passage.")],
     },
-    "rubric_v1": {},
-    "rubric_v1.user": {"question": "Q?", "material": "Reference text."},
+    "rubric_v2": {},
+    "rubric_v2.user": {"question": "Q?", "material": "Reference text."},
     "followup_v2": {},
     "followup_v2.user": {"question": "Q?", "probe": "How does it compare?", "answer": "A."},
 }

@@ -19,8 +19,8 @@ from dataclasses import asdict, replace
 
 import numpy as np
 
+from interviewer.checker import Thresholds
 from interviewer.claim_evals import verdict_label
-from interviewer.claims import Thresholds
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load

@@ -100,23 +100,15 @@ def _numbers(text: str) -> set[tuple[str, float]]:
     return out
 
 
-def _terms(text: str) -> list[str]:
+def terms(text: str) -> list[str]:
     return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
-
-
-def first_contradiction(point: str, sentences: list[str]) -> str | None:
-    """The first sure contradiction (exact_contradiction, swapped_roles) in these sentences."""
-    for sentence in sentences:
-        if found := exact_contradiction(point, sentence) or swapped_roles(point, sentence):
-            return found
-    return None
 
 
 def exact_contradiction(point: str, sentence: str) -> str | None:
     """A sure contradiction between a key point and one answer sentence on the same subject,
     by name of the check that found it, else None."""
-    p_words = set(_terms(point))
-    s_words = set(_terms(sentence))
+    p_words = set(terms(point))
+    s_words = set(terms(sentence))
     if len(p_words & s_words) < 2:
         return None
     pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
@@ -203,18 +195,18 @@ def _attached(text: str, word: str) -> str:
 
 def _mentions(text: str, word: str) -> bool:
     """The text names this thing, allowing a speech-to-text slip ("tenser" for "tensor")."""
-    return any(t[:4] == word[:4] for t in _terms(text))
+    return any(t[:4] == word[:4] for t in terms(text))
 
 
 def _negated_terms(text: str) -> set[str]:
     """Content words within three words after each negation cue: what the text denies."""
     out: set[str] = set()
     for m in _NEGATION.finditer(text):
-        out.update(_terms(" ".join(text[m.end() :].split()[:3])))
+        out.update(terms(" ".join(text[m.end() :].split()[:3])))
     return out
 
 
-_ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
+ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
 
 
 def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
@@ -223,59 +215,11 @@ def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
     at = text.lower().find(word)
     # The clause around the comparative only: a long sentence names other things too.
     before, after = text[max(0, at - 60) : at], text[at + len(word) : at + len(word) + 60]
-    left = {t.lower() for t in _ENTITY.findall(before)}
-    right = {t.lower() for t in _ENTITY.findall(after)}
+    left = {t.lower() for t in ENTITY.findall(before)}
+    right = {t.lower() for t in ENTITY.findall(after)}
     if left and right:
         return left, right
-    return set(_terms(before)), set(_terms(after))
-
-
-# "..., and", "; ", "while"; and a bare "and" when a named thing and its verb follow it
-# ("Tensor Cores are the scalar units and CUDA cores are the matrix units").
-_CLAUSE = re.compile(
-    r",\s*(?:while|whereas|but|and)\s+|;\s*|\s+(?:while|whereas)\s+|\.\s+"
-    r"|\s+and\s+(?=[A-Z][\w+\-]*[A-Z0-9][\w+\-]*(?:\s+\w+)?\s+(?:is|are|does|do|has|have)\b)"
-)
-_SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
-# A clause led by one of these is about what came before it, not another entity ("Pinned
-# memory ... That gives faster transfers" is no swap).
-_POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "such", "there"}
-
-
-def _subject(clause: str) -> str:
-    for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
-        if word.lower() in _SUBJECT_SKIP:
-            continue
-        if word.lower() in _POINTS_BACK:
-            return ""
-        return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
-    return ""
-
-
-def swapped_roles(point: str, sentence: str) -> str | None:
-    """The point says X does P; the sentence says Y does P and X does something else
-    ("Tensor Cores are scalar units, while CUDA cores are the matrix units")."""
-    subject = _subject(point)
-    if not subject:
-        return None
-    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
-    by_subject = {_subject(c): set(_terms(c)) for c in clauses}
-    return _role_taken(point, subject, by_subject, set(by_subject))
-
-
-def _role_taken(
-    point: str, subject: str, by_subject: dict[str, set[str]], others: set[str]
-) -> str | None:
-    """Another subject's clauses say what the point says of `subject`, clearly more than the
-    subject's own do."""
-    if subject not in by_subject:
-        return None
-    words = set(_terms(point)) - {subject}
-    own = len(words & by_subject[subject])
-    for other in others & set(by_subject) - {subject, ""}:
-        if len(words & by_subject[other]) >= max(2, 2 * own + 1):
-            return "exact:swapped"
-    return None
+    return set(terms(before)), set(terms(after))
 
 
 # ------------------------------------------------------------------ support for the model
@@ -321,96 +265,5 @@ def _denied(text: str) -> set[str]:
     out: set[str] = set()
     for m in _DENIAL.finditer(text):
         clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
-        out.update(t for t in _terms(clause)[:3] if len(t) > 3)
+        out.update(t for t in terms(clause)[:3] if len(t) > 3)
     return out
-
-
-# ------------------------------------------------------------------ roles across an answer
-_UNITS = {"tb", "gb", "mb", "kb", "ms", "us", "ns", "gbps", "tbps", "tflops", "pflops", "ghz"}
-_BIND_SPLIT = re.compile(r"[.;:!?]\s+|,\s*|\s+(?:and|while|whereas|but)\s+")
-_WEAK = {"more", "less", "much", "very", "also", "only", "both", "each", "other", "there", "than"}
-
-
-def _names(text: str) -> list[str]:
-    """Named things (HBM, FP16, E4M3, H100, NVLink), not numbers or units."""
-    out = []
-    for n in _ENTITY.findall(text):
-        n = n.lower().strip("+-")
-        if any(ch.isalpha() for ch in n) and len(n) >= 2 and n not in _UNITS:
-            out.append(n)
-    return out
-
-
-def about_another(claim: str, sentence: str) -> bool:
-    """The sentence is about another named thing than the claim: the claim's first name (its
-    subject, "MPS gives each tenant hardware-isolated memory") is absent from the sentence,
-    which leads with another ("MIG partitions an H100 into isolated instances")."""
-    mine, theirs = _names(claim), _names(sentence)
-    lead = _subject(sentence)  # "" when the sentence points back ("It has lower bandwidth")
-    return bool(mine and lead in theirs and mine[0] not in theirs)
-
-
-def _bindings(text: str) -> dict[str, set[str]]:
-    """The content words of each clause, by the named thing it is about: the first it names,
-    or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
-    out: dict[str, set[str]] = {}
-    names = set(_names(text))
-    current = None
-    for clause in _BIND_SPLIT.split(text):
-        found = _names(clause)
-        if found:
-            current = found[0]
-        if current is not None:
-            words = {t for t in _terms(clause) if len(t) > 3 and t not in names | _WEAK}
-            out.setdefault(current, set()).update(words)
-    return out
-
-
-_NOT_HEADS = {"is", "are", "was", "were", "has", "have", "does", "do", "can", "will", "uses"}
-_NOT_HEADS |= {"use", "gives", "give", "keeps", "runs", "sets", "splits", "and", "or", "with"}
-# Sentence openers, not things: "If one rank ...", "With checkpointing ...".
-_OPENERS = {"if", "with", "when", "then", "often", "also", "both", "here", "now", "once", "since"}
-_OPENERS |= {"for", "in", "on", "at", "by", "to", "of", "as", "after", "before", "because"}
-
-
-def swapped_kinds(point: str, text: str) -> str | None:
-    """swapped_roles across a whole answer, between things of one kind ("CUDA cores" and
-    "Tensor Cores": a name, then the same noun). Across sentences every clause of a subject
-    counts as its own, and a list's headings ("Hardware: ...") are no such things."""
-    words = re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", point)
-    subject = _subject(point)
-    at = [w.lower() for w in words].index(subject) if subject else -1
-    head = words[at + 1] if 0 <= at < len(words) - 1 else ""
-    if not (head.isalpha() and head.islower() and len(head) >= 3) or head in _NOT_HEADS:
-        return None
-    kin = re.compile(rf"\b([A-Z][\w+\-]*)\s+(?i:{re.escape(head.rstrip('s'))})s?\b")
-    others = {
-        o
-        for m in kin.finditer(text)
-        if (o := m.group(1).lower()) != subject
-        and o not in _OPENERS | _SUBJECT_SKIP | _POINTS_BACK
-        and not o.endswith(("ing", "ly"))
-    }
-    if not others:
-        return None
-    by_subject: dict[str, set[str]] = {}
-    for clause in _CLAUSE.split(text):
-        if clause.strip():
-            by_subject.setdefault(_subject(clause), set()).update(_terms(clause))
-    return _role_taken(point, subject, by_subject, others)
-
-
-def swapped_binding(point: str, text: str) -> str | None:
-    """Two named things trade properties: the point gives A one and B another, the answer
-    gives A B's and B A's ("E4M3 with more precision and E5M2 with more range" against "E4M3
-    has the wider range and E5M2 the extra precision"), each way at least once and more often
-    crossed than not."""
-    p, s = _bindings(point), _bindings(text)
-    both = [n for n in p if n in s]
-    for i, a in enumerate(both):
-        for b in both[i + 1 :]:
-            pa, pb, sa, sb = p[a] - p[b], p[b] - p[a], s[a] - s[b], s[b] - s[a]
-            crossed = len(pa & sb) + len(pb & sa)
-            if pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb):
-                return "exact:swapped"
-    return None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import claims as cl
+from .checker import Thresholds
 from .features import FEATURES
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
@@ -48,7 +48,7 @@ class Model:
     # The estimate blends the fitted model with the claim verdicts' weighted coverage (x5),
     # per head: a row's own reference answer (`input`) or the guides' rubrics (`bank`).
     verdict_weight: dict[str, float] = field(default_factory=lambda: {"input": 0.25, "bank": 0.5})
-    thresholds: cl.Thresholds = field(default_factory=cl.Thresholds)
+    thresholds: Thresholds = field(default_factory=Thresholds)
 
     def predict(self, x: np.ndarray, kinds: Sequence[str]) -> np.ndarray:
         out = self.heads["bank"].predict(x)
@@ -73,7 +73,7 @@ class Model:
             d.get("off_topic_margin", 0.15),
             d.get("name", cls.name),
             d.get("verdict_weight", {"input": 0.25, "bank": 0.5}),
-            cl.Thresholds(**d.get("thresholds", {})),
+            Thresholds(**d.get("thresholds", {})),
         )
 
 

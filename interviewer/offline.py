@@ -14,6 +14,7 @@ import numpy as np
 from . import claims as cl
 from . import injection
 from .asides import GENERIC, aside, aside_candidates, material, read_alone, undecided, without
+from .checker import Case, check_many
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .features import Analysis, Cache, analyse_many, content_words, warm
@@ -249,7 +250,7 @@ class OfflineGrader:
         self, items: Sequence[tuple[str, str, ReferenceSet]], analyses: Sequence[Analysis]
     ) -> list[tuple[cl.Verdicts, str] | None]:
         """Claim verdicts for every answer that has key points, in one NLI batch."""
-        cases: list[cl.Case] = []
+        cases: list[Case] = []
         where: list[tuple[int, str]] = []
         for n, ((question, answer, refs), an) in enumerate(zip(items, analyses, strict=True)):
             claims, wrongs, origin = claims_for(refs)
@@ -268,7 +269,7 @@ class OfflineGrader:
                 ],
                 axis=1,
             )
-            case = cl.Case(
+            case = Case(
                 an.sentences,
                 an.sentence_vecs,
                 claims,
@@ -284,7 +285,7 @@ class OfflineGrader:
             where.append((n, origin))
         out: list[tuple[cl.Verdicts, str] | None] = [None] * len(items)
         for (n, origin), v in zip(
-            where, cl.check_many(cases, self.nli, self.model.thresholds), strict=True
+            where, check_many(cases, self.nli, self.model.thresholds), strict=True
         ):
             out[n] = (v, origin)
         return out

@@ -11,14 +11,9 @@ from interviewer.claims import (
     Verdicts,
     Wrong,
 )
-from interviewer.exact import (
-    disagree,
-    exact_contradiction,
-    swapped_binding,
-    swapped_kinds,
-    swapped_roles,
-)
+from interviewer.exact import disagree, exact_contradiction
 from interviewer.records import Provenance, ReferenceSet
+from interviewer.roles import swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scoring import confidence, from_verdicts, score
 
 CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)
@@ -330,7 +325,7 @@ def test_a_clause_that_points_back_is_not_another_entity():
 def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedder):
     """With the shipped NLI model: a sentence that says less than the point (it reads as a
     contradiction one way only) is not a wrong claim; a real denial is."""
-    from interviewer.claims import Case, check_many
+    from interviewer.checker import Case, check_many
     from interviewer.nli import default_nli
 
     point = Claim(
@@ -405,7 +400,7 @@ def test_the_model_may_contradict_only_where_the_texts_visibly_disagree(point, s
 def test_correct_replies_the_model_misreads_as_denials_are_not_wrong_claims(embedder):
     """The shipped NLI model reads both of these as contradictions, both ways (P >= 0.68);
     nothing in the texts disagrees, so neither is a wrong claim."""
-    from interviewer.claims import Case, check_many
+    from interviewer.checker import Case, check_many
     from interviewer.nli import default_nli
 
     pairs = [
@@ -433,7 +428,7 @@ def test_a_terse_reply_is_read_after_the_follow_up_question(embedder):
     """Read after the question it answers, "Warps of 32 threads, not single threads." covers
     the point (the checker of 2026-11-24 did not read it so alone; the retrained one does); a
     wrong reply read the same way still covers nothing."""
-    from interviewer.claims import Case, check_many
+    from interviewer.checker import Case, check_many
     from interviewer.nli import default_nli
 
     point = Claim(

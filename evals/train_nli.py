@@ -3,6 +3,7 @@ fine-tuned from the packaged all-MiniLM-L6-v2 weights. One command, fixed seed:
 
     .venv/bin/python -m evals.train_nli            # both stages, then the test-split report
     .venv/bin/python -m evals.train_nli --stage 2  # domain stage only, from out/nli/stage1
+    .venv/bin/python -m evals.train_nli --out out/nli/try  # a candidate, shipped one untouched
 
 Premise = what the candidate said, hypothesis = the claim checked (a key point or a
 misconception). Stage 1: the `train` split of ../shared/nli plus SciEntsBank `train`
@@ -188,6 +189,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--stage", type=int, choices=(1, 2), default=1, help="start at this stage")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=NLI_DIR, help="weights folder (default: shipped)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rng = random.Random(SEED)
@@ -213,7 +215,7 @@ def main() -> None:
     train(model, tokenizer, domain + replay, 3e-5, 1, rng, "stage2")
     report = {"nli_test": evaluate(model, tokenizer, nli_rows("test"))}
     print(json.dumps(report, indent=1), flush=True)
-    save_model(model, NLI_DIR, report | {"seed": SEED, "stage1_pairs": len(train1)})
+    save_model(model, args.out, report | {"seed": SEED, "stage1_pairs": len(train1)})
 
 
 if __name__ == "__main__":

@@ -513,6 +513,30 @@ def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
     assert good.wrong_claims == () and good.score >= 3
 
 
+def test_a_trade_turned_round_is_wrong_however_sure_the_model_is(built_index):
+    """Blind set, dev split: the model entailed "trades compute for memory" from "trades memory
+    for compute" at 0.91, and a sure entailment overruled the exact check, so this inverted
+    answer scored 3 with the point covered. Two things turned round inside one clause now
+    stand against the model; the sentence that turns them is the one quoted."""
+    grade_pair = _bank_grader(built_index, "What is gradient checkpointing?")
+    inverted = (
+        "It trades memory for compute: you store extra copies of the activations at every "
+        "layer so the backward pass never has to redo any forward work. That makes backward "
+        "roughly 30% faster but pushes activation memory up, so you use it when you have spare "
+        "GPU memory."
+    )
+    right = (
+        "It trades compute for memory: you keep only some activations in the forward pass and "
+        "recompute the rest during backward, so activation memory drops a lot for roughly a "
+        "third more compute."
+    )
+    wrong, ok = grade_pair(inverted, right)
+    assert wrong.score <= 1
+    assert any(c.startswith('"It trades memory for compute') for c in wrong.wrong_claims)
+    assert not any(c.startswith("It trades compute for memory") for c in wrong.covered)
+    assert ok.wrong_claims == () and ok.score >= 3
+
+
 def _bank_grader(built_index, question):
     """Grades answers to one bank question with the offline grader, as a batch would."""
     from interviewer.grader import make_grader

@@ -106,7 +106,8 @@ def build_llm(
     data_dir: Path,
     chat: ChatModel,
     material: Callable[[Question], str],
-    max_tokens: int = 2048,
+    # The schema's longest reply is ~11,000 characters (~2,800 tokens of English): room for it.
+    max_tokens: int = 3072,
     force: bool = False,
 ) -> dict[str, int]:
     """LLM-written rubrics for questions without an authored one, cached by content hash (the

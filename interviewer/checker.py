@@ -215,8 +215,8 @@ def _decide(
         # Nor against two things turned round inside one clause ("trades memory for compute"
         # entailed "trades compute for memory" at 0.91; "GDDR has higher bandwidth than HBM");
         # other exact checks yield to a sure entailment.
-        turned = exact is not None and exact_contradiction(claim.text, case.sentences[said]) == (
-            "exact:swapped"
+        turned = bool(exact) and (
+            exact_contradiction(claim.text, case.sentences[said]) == "exact:swapped"
         )
         if found := across or (exact if e < 0.9 or turned else None):
             verdicts.append(PointVerdict(claim, "contradicted", quote(said), 0.0, 0.9, found))
@@ -308,8 +308,7 @@ def _swapped_in(case: Case, claim: str) -> str | None:
 
 def _saying(case: Case, claim: str, i: int) -> int:
     """Of a whole short answer that contradicts the claim, the sentence in it that does."""
-    inside = [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
-    return next((j for j in inside if first_contradiction(claim, [case.sentences[j]])), i)
+    return next((j for j in _inside(case, i) if first_contradiction(claim, [case.sentences[j]])), i)
 
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:
@@ -319,10 +318,16 @@ def _quote(case: Case, vec: np.ndarray, i: int) -> str:
 def _part(case: Case, vec: np.ndarray, i: int) -> int:
     """Sentence i, or the one inside it nearest to vec when i is the whole answer read as one
     premise: a wrong claim is quoted, and judged, as said, not inside the whole answer."""
-    inside = [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
+    inside = _inside(case, i)
     if len(inside) < 2:
         return i
     return max(inside, key=lambda j: float(case.vectors[j] @ vec))
+
+
+def _inside(case: Case, i: int) -> list[int]:
+    """The sentences inside item i: all of them when i is the whole short answer read as one
+    premise, none when it is a sentence."""
+    return [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
 
 
 def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:

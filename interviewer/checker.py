@@ -15,7 +15,13 @@ import numpy as np
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
 from .exact import disagree, exact_contradiction
 from .nli import Entailment
-from .roles import about_another, first_contradiction, swapped_binding, swapped_kinds
+from .roles import (
+    about_another,
+    bound_number,
+    first_contradiction,
+    swapped_binding,
+    swapped_kinds,
+)
 
 
 @dataclass(frozen=True)
@@ -298,11 +304,14 @@ def _decide(
 
 def _swapped_in(case: Case, claim: str) -> str | None:
     """Roles swapped across the answer (the top sentence alone was checked): between things of
-    one kind across its sentences, or between two named things within one sentence."""
+    one kind across its sentences, or between two named things within one sentence; or the
+    point's subject given another count of a part ("BF16 only gets 5 exponent bits")."""
     if not case.text or len(case.sentences) < 2:
         return None
-    return swapped_kinds(claim, case.text) or next(
-        (found for t in case.sentences if (found := swapped_binding(claim, t))), None
+    return (
+        swapped_kinds(claim, case.text)
+        or bound_number(claim, case.text)
+        or next((found for t in case.sentences if (found := swapped_binding(claim, t))), None)
     )
 
 

@@ -114,7 +114,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
     sc = [m.group(1).lower() for m in _COMPARATIVE.finditer(sentence)]
     if pc and sc:
+        # The point's first comparative against the sentence's first, or, where both compare
+        # two things ("X-er than"), against the sentence's first such one that answers it
+        # ("the more micro-batches ... much smaller than" against "much larger than").
         p_cmp, s_cmp = pc[0], sc[0]
+        if _than(point, p_cmp) and not (s_cmp == p_cmp or s_cmp in _OPPOSITE[p_cmp]):
+            s_cmp = next((w for w in sc if w in _OPPOSITE[p_cmp] and _than(sentence, w)), s_cmp)
         p_left, p_right = _sides(point, p_cmp)
         s_left, s_right = _sides(sentence, s_cmp)
         same_side = bool(p_left & s_left) or bool(p_right & s_right)
@@ -160,6 +165,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             if len(said) == 1 and said[0] > 0 and all(_far(pv, said[0]) for pv in same):
                 return "exact:number"
     return None
+
+
+def _than(text: str, word: str) -> bool:
+    """The comparative compares two things: "than" within three words after it."""
+    m = re.search(rf"\b{re.escape(word)}\b((?:\s+\S+){{0,3}})", text, re.I)
+    return bool(m) and "than" in m.group(1).lower().split()
 
 
 def _far(a: float, b: float) -> bool:

@@ -156,3 +156,57 @@ def swapped_binding(point: str, text: str) -> str | None:
             if pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb):
                 return "exact:swapped"
     return None
+
+
+# "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
+# named part. Counts of a format's parts are exact: 5 exponent bits is not 8.
+_PART_COUNT = re.compile(
+    r"(?<![\w.])(\d+)(?:\s+([a-z]{3,})\s+(?:bits?|bytes?)\b|\s*-?\s*(?:bits?|bytes?)\s+(?:of\s+)?"
+    r"([a-z]{3,}))",
+    re.I,
+)
+_NOT_PARTS = {"each", "per", "and", "the", "for", "with", "wide", "long", "total", "only", "more"}
+
+
+def _part_counts(clause: str) -> dict[str, int]:
+    out = {}
+    for n, before, after in _PART_COUNT.findall(clause):
+        part = (before or after).lower()
+        if part not in _NOT_PARTS:
+            out[part] = int(n)
+    return out
+
+
+def bound_number(point: str, text: str) -> str | None:
+    """The point gives its subject a count of some part ("BF16 keeps FP32's 8 exponent
+    bits"); a clause of the answer about that subject gives it another count of the same part
+    ("..., while BF16 only gets 5 exponent bits"). A clause that points back ("it has ...") is
+    about the thing before it."""
+    names = _names(point)
+    if not names:
+        return None
+    subject = names[0]
+    first = _BIND_SPLIT.split(point)[0]
+    if subject not in _names(first):
+        return None
+    claimed = _part_counts(first)
+    if not claimed:
+        return None
+    current = None
+    for clause in _BIND_SPLIT.split(text):
+        lead = _subject(clause)
+        if lead:
+            current = lead
+        elif not _points_back(clause) and _names(clause):
+            current = _names(clause)[0]
+        if current != subject:
+            continue
+        for part, n in _part_counts(clause).items():
+            if part in claimed and claimed[part] != n:
+                return "exact:number"
+    return None
+
+
+def _points_back(clause: str) -> bool:
+    first = re.findall(r"[A-Za-z]+", clause)[:1]
+    return bool(first) and first[0].lower() in _POINTS_BACK

@@ -13,7 +13,7 @@ from interviewer.claims import (
 )
 from interviewer.exact import disagree, exact_contradiction
 from interviewer.records import Provenance, ReferenceSet
-from interviewer.roles import swapped_binding, swapped_kinds, swapped_roles
+from interviewer.roles import bound_number, swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scoring import confidence, from_verdicts, score
 
 CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)
@@ -218,6 +218,19 @@ def test_exact_checks(point, sentence, found):
             "FP16's range is actually wider than BF16's, so switching to BF16 would make "
             "overflow worse.",
             "exact:comparative",
+        ),
+        # The sentence's first comparative ("the more micro-batches") is not the one that
+        # answers the point's ("much smaller than" against "much larger than"; blind set, dev).
+        (
+            "The bubble is reduced by using many micro-batches, with M much larger than P.",
+            "The bubble gets worse the more micro-batches you split the batch into, so you keep "
+            "the number of micro-batches much smaller than the number of stages.",
+            "exact:comparative",
+        ),
+        (
+            "The bubble is reduced by using many micro-batches, with M much larger than P.",
+            "Use more micro-batches than stages, M much larger than P, and the bubble shrinks.",
+            None,
         ),
     ],
 )
@@ -547,3 +560,30 @@ def _bank_grader(built_index, question):
     refs = gather(q.text, index, settings, question_id=q.id)
     grader = make_grader("offline", settings, index=index)
     return lambda *answers: grader.grade_many([(q.text, a, refs) for a in answers])
+
+
+BF16_RANGE = "BF16 keeps FP32's 8 exponent bits, so it has the same dynamic range as FP32."
+
+
+@pytest.mark.parametrize(
+    "answer,found",
+    [
+        # The formats turned round (blind set, dev): the model read it as the point at 0.79.
+        (
+            "FP16 is the one with the wide range, it has 8 exponent bits like FP32, while BF16 "
+            "only gets 5 exponent bits but 10 bits of mantissa.",
+            "exact:number",
+        ),
+        ("BF16 has a 5-bit exponent, so it overflows like FP16.", "exact:number"),
+        # Right: each count is its own format's ("it" points back to FP16; "like FP32").
+        (
+            "FP16 is 5 exponent and 10 mantissa bits: a narrow range. BF16 is 8 exponent bits "
+            "like FP32 and 7 mantissa bits: coarser, but the same range as FP32.",
+            None,
+        ),
+        ("BF16 has an 8-bit exponent and a 7-bit mantissa; FP16 has 5 exponent bits.", None),
+        ("FP16 has 5 exponent bits; it overflows where BF16 does not.", None),
+    ],
+)
+def test_a_count_given_to_the_wrong_format_is_a_wrong_number(answer, found):
+    assert bound_number(BF16_RANGE, answer) == found

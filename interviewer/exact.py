@@ -170,7 +170,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
 def _than(text: str, word: str) -> bool:
     """The comparative compares two things: "than" within three words after it."""
     m = re.search(rf"\b{re.escape(word)}\b((?:\s+\S+){{0,3}})", text, re.I)
-    return bool(m) and "than" in m.group(1).lower().split()
+    return m is not None and "than" in m.group(1).lower().split()
 
 
 def _far(a: float, b: float) -> bool:

@@ -57,11 +57,14 @@ def row(name: str, value: str, note: str = "") -> None:
 
 
 def fresh_claims(grader: object) -> None:
-    """Empty the caches keyed by answer text (NLI pairs, injection sentence scores): every
+    """Empty the caches keyed by answer text (NLI pairs, sentence vectors, injection scores): every
     timed run pays for its own work."""
     from interviewer import injection
 
     injection.forget()
+    for embedder in (getattr(grader, "embedder", None), default_embedder()):
+        if hasattr(embedder, "clear"):
+            embedder.clear()
     nli = getattr(grader, "nli", None)
     if nli is not None and hasattr(nli, "clear"):
         nli.clear()

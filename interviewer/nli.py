@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .embeddings import _packaged_model_path
+from .embeddings import _packaged_model_path, by_tokens
 from .errors import DependencyError
 
 LABELS = ("entailment", "neutral", "contradiction")
@@ -135,12 +135,12 @@ class CrossEncoderNLI:
 
 
 def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int) -> np.ndarray:
-    """Softmax probabilities per (premise, claim) pair, in length-sorted batches (less
+    """Softmax probabilities per (premise, claim) pair, in batches sorted by token count (less
     padding); the same code serves the shipped model and the one in training."""
     import torch
 
     out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-    order = sorted(range(len(pairs)), key=lambda i: len(pairs[i][0]) + len(pairs[i][1]))
+    order = by_tokens(tokenizer, pairs, 128)
     with torch.inference_mode():
         for start in range(0, len(order), batch):
             idx = order[start : start + batch]

@@ -87,13 +87,16 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        todo = list(dict.fromkeys(t for t in texts if t not in self._seen))
+        # A local copy: another thread (the interview's warm-up) may clear the cache meanwhile.
+        known = {t: v for t in dict.fromkeys(texts) if (v := self._seen.get(t)) is not None}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
         if todo:
-            fresh = self._embed(todo)
+            fresh = dict(zip(todo, self._embed(todo), strict=True))
+            known.update(fresh)
             if len(self._seen) > 20_000:
                 self._seen.clear()
-            self._seen.update(zip(todo, fresh, strict=True))
-        return np.stack([self._seen[t] for t in texts])
+            self._seen.update(fresh)
+        return np.stack([known[t] for t in texts])
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()

@@ -137,6 +137,8 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     p_trade, s_trade = _TRADE.search(point), _TRADE.search(sentence)
     if p_trade and s_trade and _traded(p_trade) == _traded(s_trade)[::-1]:
         return "exact:swapped"
+    if _reordered(point, sentence):
+        return "exact:swapped"
     p_neg = bool(_NEGATION.search(point))
     s_neg = bool(_NEGATION.search(sentence))
     if p_neg != s_neg:
@@ -187,6 +189,34 @@ _TRADE = re.compile(
 
 def _traded(m: re.Match[str]) -> tuple[str, str]:
     return m.group(1).lower(), m.group(2).lower()
+
+
+# "A followed by B", "A first, then B", "first A, then B": two steps in order.
+_THEN = re.compile(r"\s+followed\s+by\s+|(?:\s+first)?,?\s+(?:and\s+)?then\s+", re.I)
+_STEP_SKIP = {"first", "phase", "pass", "step", "stage", "does", "runs", "performs", "then"}
+
+
+def _steps(text: str) -> tuple[set[str], set[str]] | None:
+    """The last three content words before the first "then" / "followed by" and the first
+    three after it, within the clause."""
+    m = _THEN.search(text)
+    if m is None:
+        return None
+    before = re.split(r"[,;:.]\s", text[: m.start()])[-1]
+    after = re.split(r"[,;:.]\s", text[m.end() :])[0]
+    a = [t for t in terms(before) if t not in _STEP_SKIP][-3:]
+    b = [t for t in terms(after) if t not in _STEP_SKIP][:3]
+    return (set(a), set(b)) if a and b else None
+
+
+def _reordered(point: str, sentence: str) -> bool:
+    """Two steps in the opposite order ("an all-gather phase first, then a reduce-scatter"
+    against "a reduce-scatter followed by an all-gather")."""
+    p, s = _steps(point), _steps(sentence)
+    if p is None or s is None:
+        return False
+    (pa, pb), (sa, sb) = p, s
+    return bool(pa & sb and pb & sa and not (pa & sa or pb & sb))
 
 
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}

@@ -117,7 +117,7 @@ class CrossEncoderNLI:
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
         # Each distinct pair once: a misconception's check repeats pairs the key points asked.
-        known = {p: self._seen[p] for p in pairs if p in self._seen}
+        known = {p: v for p in pairs if (v := self._seen.get(p)) is not None}
         todo = list(dict.fromkeys(p for p in pairs if p not in known))
         if todo:
             fresh = dict(zip(todo, self._infer(todo), strict=True))

@@ -232,6 +232,17 @@ def test_exact_checks(point, sentence, found):
             "Use more micro-batches than stages, M much larger than P, and the bubble shrinks.",
             None,
         ),
+        # Two steps in the opposite order (blind set, dev).
+        (
+            "Ring AllReduce performs a reduce-scatter followed by an all-gather around a ring.",
+            "The ring runs an all-gather phase first, then a reduce-scatter phase.",
+            "exact:swapped",
+        ),
+        (
+            "Ring AllReduce performs a reduce-scatter followed by an all-gather around a ring.",
+            "You do a reduce-scatter pass and then an all-gather pass around the ring.",
+            None,
+        ),
     ],
 )
 def test_turned_round_trades_and_wide_against_narrow(point, sentence, found):

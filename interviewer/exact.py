@@ -1,6 +1,7 @@
 """Exact checks beside the NLI model, where they are sure: inverted comparatives, swapped
-entities and roles, negation (of what follows it), numbers with the same unit. Each names the
-check that found a contradiction between a key point and one answer sentence."""
+entities and roles, trades, steps and multiples turned round, negation (of what follows it),
+numbers with the same unit. Each names the check that found a contradiction between a key
+point and one answer sentence."""
 
 from __future__ import annotations
 
@@ -137,7 +138,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     p_trade, s_trade = _TRADE.search(point), _TRADE.search(sentence)
     if p_trade and s_trade and _traded(p_trade) == _traded(s_trade)[::-1]:
         return "exact:swapped"
-    if _reordered(point, sentence):
+    if _reordered(point, sentence) or _multiple_turned(point, sentence):
         return "exact:swapped"
     p_neg = bool(_NEGATION.search(point))
     s_neg = bool(_NEGATION.search(sentence))
@@ -217,6 +218,33 @@ def _reordered(point: str, sentence: str) -> bool:
         return False
     (pa, pb), (sa, sb) = p, s
     return bool(pa & sb and pb & sa and not (pa & sa or pb & sb))
+
+
+# "NVLink ... many times PCIe's bandwidth", "HBM gives 3x GDDR's": which thing is the multiple.
+_MULTIPLE = re.compile(
+    r"(?:\b(?:many|several|\d+(?:\.\d+)?)\s*(?:times|x|×)\s+(?:the\s+|that\s+of\s+)?)"
+    r"([A-Za-z0-9+\-]+)(?:'s|’s)",
+    re.I,
+)
+
+
+def _multiple_of(text: str) -> tuple[str, str] | None:
+    """(the larger thing, the smaller) of the first "N times B's" in the text: the larger is
+    the first named thing of its clause before it."""
+    m = _MULTIPLE.search(text)
+    if m is None:
+        return None
+    clause = re.split(r"[;.:]\s|,\s+(?:but|while|whereas)\s", text[: m.start()])[-1]
+    names = [n.lower() for n in ENTITY.findall(clause)]
+    small = m.group(1).lower()
+    big = next((n for n in names if n != small), None)
+    return (big, small) if big else None
+
+
+def _multiple_turned(point: str, sentence: str) -> bool:
+    """The point makes A a multiple of B, the sentence B a multiple of A."""
+    p, s = _multiple_of(point), _multiple_of(sentence)
+    return p is not None and s is not None and p == s[::-1]
 
 
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}

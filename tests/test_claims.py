@@ -243,6 +243,17 @@ def test_exact_checks(point, sentence, found):
             "You do a reduce-scatter pass and then an all-gather pass around the ring.",
             None,
         ),
+        # Which thing is the multiple of the other, turned round (blind set, dev).
+        (
+            "NVLink is a dedicated GPU-to-GPU interconnect with many times PCIe's bandwidth.",
+            "But PCIe Gen5 is actually the faster path, roughly 14 times NVLink's bandwidth.",
+            "exact:swapped",
+        ),
+        (
+            "NVLink is a dedicated GPU-to-GPU interconnect with many times PCIe's bandwidth.",
+            "NVLink on H100 gives about 900 GB/s, roughly 7 times PCIe Gen5's bandwidth.",
+            None,
+        ),
     ],
 )
 def test_turned_round_trades_and_wide_against_narrow(point, sentence, found):

@@ -115,11 +115,18 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
     sc = [m.group(1).lower() for m in _COMPARATIVE.finditer(sentence)]
     if pc and sc:
-        # The point's first comparative against the sentence's first, or, where both compare
-        # two things ("X-er than"), against the sentence's first such one that answers it
-        # ("the more micro-batches ... much smaller than" against "much larger than").
+        # The point's first comparative against the sentence's first, or, where the point makes
+        # one comparison of two things ("X-er than") and the sentence one too, against the
+        # sentence's first such one that answers it ("the more micro-batches ... much smaller
+        # than" against "much larger than"). A chain ("left child smaller than the parent,
+        # which is smaller than the right child") is read as before: "the right is greater
+        # than the root" is its second link, not the first turned round.
         p_cmp, s_cmp = pc[0], sc[0]
-        if _than(point, p_cmp) and not (s_cmp == p_cmp or s_cmp in _OPPOSITE[p_cmp]):
+        if (
+            len(pc) == 1
+            and _than(point, p_cmp)
+            and not (s_cmp == p_cmp or s_cmp in _OPPOSITE[p_cmp])
+        ):
             s_cmp = next((w for w in sc if w in _OPPOSITE[p_cmp] and _than(sentence, w)), s_cmp)
         p_left, p_right = _sides(point, p_cmp)
         s_left, s_right = _sides(sentence, s_cmp)

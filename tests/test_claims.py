@@ -232,6 +232,15 @@ def test_exact_checks(point, sentence, found):
             "Use more micro-batches than stages, M much larger than P, and the bubble shrinks.",
             None,
         ),
+        # A chain of two comparisons: the sentence's second link is not the first turned round
+        # (Mohler, a binary search tree; found on a report fold).
+        (
+            "The left child is smaller than the parent, which in turn is smaller than the right "
+            "child.",
+            "The node on the left is less than the root and the node on the right is greater "
+            "than the root.",
+            None,
+        ),
         # Two steps in the opposite order (blind set, dev).
         (
             "Ring AllReduce performs a reduce-scatter followed by an all-gather around a ring.",

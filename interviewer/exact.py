@@ -224,7 +224,9 @@ def _reordered(point: str, sentence: str) -> bool:
     if p is None or s is None:
         return False
     (pa, pb), (sa, sb) = p, s
-    return bool(pa & sb and pb & sa and not (pa & sa or pb & sb))
+    # Crossed more than kept: "around the ring" may follow either step.
+    crossed = len(pa & sb) + len(pb & sa)
+    return bool(pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb))
 
 
 # "NVLink ... many times PCIe's bandwidth", "HBM gives 3x GDDR's": which thing is the multiple.

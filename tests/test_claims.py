@@ -247,6 +247,12 @@ def test_exact_checks(point, sentence, found):
             "The ring runs an all-gather phase first, then a reduce-scatter phase.",
             "exact:swapped",
         ),
+        (  # tried in the CLI: a word after both steps ("around the ring") hid the swap
+            "Ring AllReduce performs a reduce-scatter followed by an all-gather around a ring.",
+            "Ring AllReduce runs an all-gather phase first, then a reduce-scatter phase around "
+            "the ring of GPUs.",
+            "exact:swapped",
+        ),
         (
             "Ring AllReduce performs a reduce-scatter followed by an all-gather around a ring.",
             "You do a reduce-scatter pass and then an all-gather pass around the ring.",

@@ -21,7 +21,7 @@ from pathlib import Path
 from benchmarks import report
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
-from interviewer.evaldata import load
+from interviewer.evaldata import EvalItem, load
 from interviewer.grader import make_grader
 from interviewer.index import open_index
 from interviewer.ingest import ingest
@@ -186,21 +186,14 @@ def main() -> None:
             ]
             note = f"{len(triples_)} {name} report rows"
             throughput(label, make_grader("offline", settings), triples_, note)
-        one = timed(
-            lambda: (
-                fresh_claims(grader),
-                grader.grade_many(
-                    [
-                        (
-                            items[3].question,
-                            items[3].answer,
-                            gather(items[3].question, index, settings),
-                        )
-                    ]
-                ),
-            ),
-            20,
-        )
+
+        def grade_one(item: EvalItem = items[3]) -> None:
+            fresh_claims(grader)
+            grader.grade_many(
+                [(item.question, item.answer, gather(item.question, index, settings))]
+            )
+
+        one = timed(grade_one, 20)
         row(
             "offline grade, one answer (with retrieval)",
             f"{statistics.median(one) * 1000:.0f} ms",

@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .errors import DependencyError
+from .memo import Memo
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
@@ -54,9 +55,7 @@ class SentenceTransformerEmbedder:
         self._model: Any = None
         self._traced: Any = None
         self._lock = threading.Lock()
-        # Grading one answer meets the same sentence several times (the injection check, the
-        # aside check, a second reading without padding): each text is embedded once.
-        self._seen: dict[str, np.ndarray] = {}
+        self._seen: Memo[str] = Memo(20_000)
 
     def _load(self) -> Any:
         with self._lock:
@@ -87,16 +86,7 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
-        # A local copy: another thread (the interview's warm-up) may clear the cache meanwhile.
-        known = {t: v for t in dict.fromkeys(texts) if (v := self._seen.get(t)) is not None}
-        todo = [t for t in dict.fromkeys(texts) if t not in known]
-        if todo:
-            fresh = dict(zip(todo, self._embed(todo), strict=True))
-            known.update(fresh)
-            if len(self._seen) > 20_000:
-                self._seen.clear()
-            self._seen.update(fresh)
-        return np.stack([known[t] for t in texts])
+        return np.stack(self._seen.rows(texts, self._embed))
 
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()

@@ -18,6 +18,7 @@ import numpy as np
 
 from .embeddings import _packaged_model_path, by_tokens
 from .errors import DependencyError
+from .memo import Memo
 
 LABELS = ("entailment", "neutral", "contradiction")
 NLI_DIR = Path(__file__).parent / "data" / "nli"
@@ -79,7 +80,7 @@ class CrossEncoderNLI:
         self._tokenizer: Any = None
         self._lock = threading.Lock()
         # The same key point meets the same sentence again (evals, re-grading, follow-ups).
-        self._seen: dict[tuple[str, str], np.ndarray] = {}
+        self._seen: Memo[tuple[str, str]] = Memo(50_000)
 
     @property
     def available(self) -> bool:
@@ -115,19 +116,10 @@ class CrossEncoderNLI:
         self._seen.clear()
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
-        out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+        if not pairs:
+            return np.zeros((0, len(LABELS)), dtype=np.float32)
         # Each distinct pair once: a misconception's check repeats pairs the key points asked.
-        known = {p: v for p in pairs if (v := self._seen.get(p)) is not None}
-        todo = list(dict.fromkeys(p for p in pairs if p not in known))
-        if todo:
-            fresh = dict(zip(todo, self._infer(todo), strict=True))
-            known.update(fresh)
-            if len(self._seen) > 50_000:
-                self._seen.clear()
-            self._seen.update(fresh)
-        for i, p in enumerate(pairs):
-            out[i] = known[p]
-        return out
+        return np.stack(self._seen.rows(pairs, self._infer)).astype(np.float32, copy=False)
 
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         model, tokenizer = self._load()

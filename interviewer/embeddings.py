@@ -16,6 +16,16 @@ from .memo import Memo
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 
+# A fast tokenizer's padding and truncation are state set on it by each call: one thread's
+# unpadded call (by_tokens) between another's setting padding=True and encoding made ragged
+# batches (CI: the interview's warm-up thread beside a batch grade). Every call holds this.
+_TOKENIZE = threading.RLock()
+
+
+def tokenize(tokenizer: Any, *args: Any, **kwargs: Any) -> Any:
+    with _TOKENIZE:
+        return tokenizer(*args, **kwargs)
+
 
 class Embedder(Protocol):
     name: str
@@ -91,16 +101,15 @@ class SentenceTransformerEmbedder:
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
         if self._traced is None:
-            return np.asarray(
-                model.encode(
+            with _TOKENIZE:  # encode() tokenizes inside
+                vectors = model.encode(
                     list(texts),
                     batch_size=self._batch_size,
                     normalize_embeddings=True,
                     convert_to_numpy=True,
                     show_progress_bar=False,
-                ),
-                dtype=np.float32,
-            )
+                )
+            return np.asarray(vectors, dtype=np.float32)
         import torch
 
         out = np.empty((len(texts), DIM), dtype=np.float32)
@@ -119,7 +128,8 @@ class SentenceTransformerEmbedder:
         with torch.inference_mode():
             for start in range(0, len(order), self._batch_size):
                 idx = order[start : start + self._batch_size]
-                batch = model.tokenizer(
+                batch = tokenize(
+                    model.tokenizer,
                     [texts[i] for i in idx],
                     padding=True,
                     truncation=True,
@@ -148,7 +158,9 @@ class SentenceTransformerEmbedder:
     def piece_ids(self, words: Sequence[str]) -> set[int]:
         """The word-piece ids these words tokenize to."""
         tokenizer = self._load().tokenizer
-        return {i for w in words for i in tokenizer(w, add_special_tokens=False)["input_ids"]}
+        return {
+            i for w in words for i in tokenize(tokenizer, w, add_special_tokens=False)["input_ids"]
+        }
 
     def embed_spans_tokens(
         self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
@@ -156,21 +168,9 @@ class SentenceTransformerEmbedder:
         """embed_spans, plus each text's token ids and unit-length token vectors."""
         import torch
 
-        model = self._load()
+        self._load()  # sets self._traced
         if self._traced is None:  # no TorchScript: embed the pieces separately
-            out_plain = []
-            for t, sp in zip(texts, spans, strict=True):
-                pooled = model.encode(
-                    [t, *(t[a:b] for a, b in sp)],
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
-                toks = model.encode(t, output_value="token_embeddings", show_progress_bar=False)
-                toks = torch.nn.functional.normalize(toks[1:-1], dim=-1).numpy()
-                ids = tuple(model.tokenizer(t, truncation=True)["input_ids"][1:-1])
-                out_plain.append((np.asarray(pooled, dtype=np.float32), ids, toks))
-            return out_plain
+            return self._spans_tokens_plain(texts, spans)
         out: list[tuple[np.ndarray, tuple[int, ...], np.ndarray]] = [
             (np.empty(0), (), np.empty(0))
         ] * len(texts)
@@ -195,16 +195,41 @@ class SentenceTransformerEmbedder:
                 )
         return out
 
+    def _spans_tokens_plain(
+        self, texts: Sequence[str], spans: Sequence[Sequence[tuple[int, int]]]
+    ) -> list[tuple[np.ndarray, tuple[int, ...], np.ndarray]]:
+        import torch
+
+        model = self._load()
+        out = []
+        for t, sp in zip(texts, spans, strict=True):
+            with _TOKENIZE:  # encode() tokenizes inside
+                pooled = model.encode(
+                    [t, *(t[a:b] for a, b in sp)],
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+                toks = model.encode(t, output_value="token_embeddings", show_progress_bar=False)
+                ids = tuple(tokenize(model.tokenizer, t, truncation=True)["input_ids"][1:-1])
+            toks = torch.nn.functional.normalize(toks[1:-1], dim=-1).numpy()
+            out.append((np.asarray(pooled, dtype=np.float32), ids, toks))
+        return out
+
 
 def by_tokens(tokenizer: Any, texts: Sequence[Any], max_length: int) -> list[int]:
     """Indices of texts (or text pairs) sorted by their token count: batches of neighbours
     pad little. Sorting by characters padded a third of the tokens of long answers' batches."""
     if texts and isinstance(texts[0], tuple):
-        ids = tokenizer(
-            [t[0] for t in texts], [t[1] for t in texts], truncation=True, max_length=max_length
+        ids = tokenize(
+            tokenizer,
+            [t[0] for t in texts],
+            [t[1] for t in texts],
+            truncation=True,
+            max_length=max_length,
         )["input_ids"]
     else:
-        ids = tokenizer(list(texts), truncation=True, max_length=max_length)["input_ids"]
+        ids = tokenize(tokenizer, list(texts), truncation=True, max_length=max_length)["input_ids"]
     return sorted(range(len(texts)), key=lambda i: len(ids[i]))
 
 
@@ -222,7 +247,7 @@ def _trace(model: Any) -> Any:
 
     try:
         bert = model[0].auto_model.eval()
-        example = model.tokenizer(["an example query"], return_tensors="pt")
+        example = tokenize(model.tokenizer, ["an example query"], return_tensors="pt")
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
             traced = torch.jit.trace(

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .embeddings import _packaged_model_path, by_tokens
+from .embeddings import _packaged_model_path, by_tokens, tokenize
 from .errors import DependencyError
 from .memo import Memo
 
@@ -136,7 +136,8 @@ def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch:
     with torch.inference_mode():
         for start in range(0, len(order), batch):
             idx = order[start : start + batch]
-            enc = tokenizer(
+            enc = tokenize(
+                tokenizer,
                 [pairs[i][0] for i in idx],
                 [pairs[i][1] for i in idx],
                 padding=True,

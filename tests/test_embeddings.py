@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from interviewer.embeddings import SentenceTransformerEmbedder, by_tokens
@@ -49,3 +51,33 @@ def test_batches_are_sorted_by_token_count_not_characters(embedder):
     assert order.index(1) > order.index(0)  # the symbols: shorter in characters, more pieces
     pairs = [(t, "a claim") for t in TEXTS]
     assert by_tokens(tokenizer, pairs, 128) == order
+
+
+def test_threads_sharing_the_tokenizer_get_whole_batches(embedder):
+    """CI failed once on this: the interview's warm-up thread sorted texts by token count (an
+    unpadded tokenizer call) while a batch grade's call had just asked for padding, and the
+    batch came back ragged. Every call into the shared tokenizer now holds one lock."""
+    model = embedder._load()
+    texts = [f"sentence number {i} " + "word " * (i % 13) for i in range(64)]
+    expected = embedder._embed(texts)
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def sort_forever() -> None:
+        while not stop.is_set():
+            try:
+                by_tokens(model.tokenizer, texts, 256)
+            except Exception as e:  # the race shows on either side
+                errors.append(e)
+
+    sorter = threading.Thread(target=sort_forever)
+    sorter.start()
+    try:
+        for _ in range(20):  # unlocked, the first few failed in 5 of 5 tries
+            np.testing.assert_allclose(embedder._embed(texts), expected, atol=1e-5)
+    except ValueError as e:
+        errors.append(e)
+    finally:
+        stop.set()
+        sorter.join()
+    assert errors == []

@@ -138,6 +138,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         same_thing = not (
             p_of and s_of and p_of != s_of and _mentions(sentence, p_of) and _mentions(point, s_of)
         )
+        # A relation between two quantities ("if the string is longer, the pitch is lower")
+        # reads the same from either end ("a shorter string gives a higher pitch"): two
+        # opposite words there agree. Its sign, not its first word, decides.
+        p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
+        if p_sign and s_sign:
+            return "exact:comparative" if p_sign != s_sign else None
         if s_cmp in _OPPOSITE.get(p_cmp, set()) and same_side and not swapped and same_thing:
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
@@ -175,6 +181,68 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             if len(said) == 1 and said[0] > 0 and all(_far(pv, said[0]) for pv in same):
                 return "exact:number"
     return None
+
+
+# Which way each word moves a quantity, for relations between two quantities. Adjectives a
+# comparison of lengths, sizes, distances or amounts uses; "close" (a verb) and "light" (a
+# noun) left out.
+_UP_WORDS = (
+    "higher high more many larger large bigger big greater longer long tighter tight farther "
+    "further far heavier heavy faster hotter hot warmer wider stronger louder thicker deeper "
+    "taller"
+)
+_DOWN_WORDS = (
+    "lower low less fewer few smaller small little shorter short looser loose closer nearer "
+    "near lighter slower colder cold cooler narrower weaker quieter softer thinner shallower"
+)
+_GRADE = {w: 1 for w in _UP_WORDS.split()} | {w: -1 for w in _DOWN_WORDS.split()}
+_GRADED = re.compile(r"\b(" + "|".join(_GRADE) + r")\b", re.I)
+# The point must state a relation ("if", "when", "as", "so", "the more X, the less Y"); an
+# answer may put it any way ("a short string is a higher pitch than a long one").
+_RELATION = re.compile(
+    r"\b(?:if|when|whenever|as|so|because|therefore)\b|^\s*the\s+\w+\b.*,\s*the\s+\w+", re.I
+)
+_PARTS = re.compile(r",?\s+(?:but|and|whereas|while|because)\s+|;\s*", re.I)
+_NOT_BEFORE = re.compile(r"\b(?:not|no|never|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+def relation_sign(text: str, stated: bool = False) -> int:
+    """+1 when the text relates two quantities that rise together, -1 when one rises as the
+    other falls ("the more blocks, the less distance"), 0 when it states no such relation
+    (with `stated`, none without a word that states one). Read from the whole text when it has
+    two graded words, else from its clauses that do (all agreeing); a word after "not"/"no"
+    counts turned round."""
+    if stated and not _RELATION.search(text):
+        return 0
+    whole = _sign(text)
+    if whole is not None:
+        return whole
+    signs = {x for part in _PARTS.split(text) if (x := _sign(part)) is not None}
+    return signs.pop() if len(signs) == 1 else 0
+
+
+# Not a quantity's change: an intensifier before a graded word ("far fewer bytes"), and set
+# phrases ("no longer", "as long as", "so far").
+_NOT_GRADED = re.compile(
+    r"\b(?:no\s+longer|as\s+long\s+as|(?:so|as)\s+far(?:\s+as)?|far\s+from|more\s+or\s+less)\b",
+    re.I,
+)
+
+
+def _sign(text: str) -> int | None:
+    text = _NOT_GRADED.sub(" ", text)
+    found = [
+        m
+        for m in _GRADED.finditer(text)
+        if not _GRADED.match(text, m.end() + 1 if text[m.end() : m.end() + 1] == " " else m.end())
+    ]
+    if len(found) != 2:
+        return None
+    a, b = (
+        _GRADE[m.group(1).lower()] * (-1 if _NOT_BEFORE.search(text[: m.start()]) else 1)
+        for m in found
+    )
+    return a * b
 
 
 def _than(text: str, word: str) -> bool:
@@ -326,7 +394,11 @@ def disagree(point: str, sentence: str) -> bool:
         if sum(_mentions(other, t) for t in _denied(denier)) >= 2:
             return True
     p_dir, s_dir = _direction(point), _direction(sentence)
-    if p_dir and s_dir and p_dir != s_dir:
+    p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
+    if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
+        if p_sign != s_sign:
+            return True
+    elif p_dir and s_dir and p_dir != s_dir:
         return True
     pn, sn = _numbers(point), _numbers(sentence)
     return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)

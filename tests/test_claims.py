@@ -275,6 +275,38 @@ def test_turned_round_trades_and_wide_against_narrow(point, sentence, found):
     assert exact_contradiction(point, sentence) == found
 
 
+BUBBLE = "The more micro-batches per step, the smaller the pipeline bubble."
+TIGHT = "When the string is tighter, the pitch is higher."
+
+
+@pytest.mark.parametrize(
+    "point,sentence,found",
+    [
+        # A relation between two quantities said from the other end agrees with the point,
+        # though its first comparative is the point's opposite (SciEntsBank's train part: 19
+        # right answers were told they were wrong this way).
+        (BUBBLE, "With fewer micro-batches the bubble gets bigger.", None),
+        (BUBBLE, "A small number of micro-batches leaves a large bubble, so use many.", None),
+        (TIGHT, "A looser string gives a lower pitch.", None),
+        (TIGHT, "The pitch is lower when the string is looser, and higher when it is tighter.", None),
+        # ... and turned round it is wrong, whichever end it starts from.
+        (BUBBLE, "The more micro-batches you use, the bigger the bubble.", "exact:comparative"),
+        (BUBBLE, "Fewer micro-batches give a smaller bubble.", "exact:comparative"),
+        (TIGHT, "A tighter string gives a lower pitch.", "exact:comparative"),
+        (TIGHT, "The pitch is higher when the string is not tighter.", "exact:comparative"),
+        # A point that states no relation keeps its first-comparative reading: two properties
+        # of one thing both turned round are both wrong.
+        (
+            "HBM has higher bandwidth and lower capacity than GDDR.",
+            "HBM has lower bandwidth and higher capacity than GDDR.",
+            "exact:comparative",
+        ),
+    ],
+)
+def test_a_relation_read_from_either_end_is_the_same_relation(point, sentence, found):
+    assert exact_contradiction(point, sentence) == found
+
+
 FP8_FORMATS = "There are two FP8 formats, E4M3 with more precision and E5M2 with more range."
 
 

@@ -288,7 +288,7 @@ TIGHT = "When the string is tighter, the pitch is higher."
         (BUBBLE, "With fewer micro-batches the bubble gets bigger.", None),
         (BUBBLE, "A small number of micro-batches leaves a large bubble, so use many.", None),
         (TIGHT, "A looser string gives a lower pitch.", None),
-        (TIGHT, "The pitch is lower when the string is looser, higher when tighter.", None),
+        (TIGHT, "The pitch is lower when looser, and higher when it is tighter.", None),
         # ... and turned round it is wrong, whichever end it starts from.
         (BUBBLE, "The more micro-batches you use, the bigger the bubble.", "exact:comparative"),
         (BUBBLE, "Fewer micro-batches give a smaller bubble.", "exact:comparative"),

@@ -13,7 +13,7 @@ from functools import partial
 import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
-from .exact import disagree, exact_contradiction
+from .exact import disagree, exact_contradiction, opening, turned_verdict
 from .nli import Entailment
 from .roles import (
     about_another,
@@ -195,6 +195,12 @@ def _decide(
     verdicts = []
     for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
         quote = partial(_quote, case, case.claim_vectors[n_claim])
+        # A closed question answered the other way ("No, because ..." to "Yes, all metals
+        # conduct") is wrong on its core claim, whatever else the answer shares with it.
+        if case.text and turned_verdict(claim.verdict or opening(claim.text), case.text):
+            first = case.sentences[0] if case.sentences else case.text
+            verdicts.append(PointVerdict(claim, "contradicted", first, 0.0, 1.0, "exact:verdict"))
+            continue
         if not asked:
             verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))
             continue

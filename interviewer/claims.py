@@ -23,6 +23,9 @@ class Claim:
     weight: float = 1.0  # 2 for a core point, 1 for a supporting one
     alternatives: tuple[str, ...] = ()  # paraphrases a correct answer may use
     source: str = ""  # where the point comes from, for people
+    # The verdict ("yes", "disagree") or option letter ("B") a closed question's reference
+    # opens with, which this point carries: a reply opening with another one contradicts it.
+    verdict: str = ""
 
     @property
     def core(self) -> bool:

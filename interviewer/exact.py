@@ -417,3 +417,37 @@ def _denied(text: str) -> set[str]:
         clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
         out.update(t for t in terms(clause)[:3] if len(t) > 3)
     return out
+
+
+# A yes/no (agree, true) verdict, or a lettered option, at the start of a text: the answer to a
+# closed question, which a reply opening with the other one turns round ("No, because ..."
+# to "Yes, all metals conduct"). A bare "Yes and no" gives no verdict.
+_VERDICT = re.compile(
+    r"^\W*(?:(?:um|uh|well|so|i\s+think|i\s+would\s+say|i'd\s+say)\W+)?(?:i\s+)?"
+    r"(yes|no|agree|disagree|true|false)(?=\s*[,.;:!\-]|\s*$|\s+(?:because|since|as)\b)",
+    re.I,
+)
+_OPTION = re.compile(r"^\W*(?:option\s+|answer\s+)?([A-Ea-e])(?=\s*[.)]|\s*,?\s*because\b|\s*$)")
+_OTHER_VERDICT = {"yes": "no", "no": "yes", "agree": "disagree", "disagree": "agree"} | {
+    "true": "false",
+    "false": "true",
+}
+
+
+def opening(text: str) -> str:
+    """The verdict ("yes", "disagree") or option letter a text opens with, else ""."""
+    if m := _VERDICT.match(text):
+        return m.group(1).lower()
+    if m := _OPTION.match(text):
+        return m.group(1).upper()
+    return ""
+
+
+def turned_verdict(verdict: str, answer: str) -> bool:
+    """The answer opens with another verdict or option than this one ("yes", "B")."""
+    said = opening(answer)
+    if not verdict or not said:
+        return False
+    if len(verdict) == 1 or len(said) == 1:  # option letters: any other letter
+        return len(verdict) == len(said) == 1 and verdict != said
+    return _OTHER_VERDICT.get(verdict) == said

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .claims import Claim, Wrong
 from .config import Settings
+from .exact import opening
 from .index import Index
 from .parsing import key_points
 from .records import Question, Reference, ReferenceSet
@@ -58,9 +59,20 @@ def claims_for(refs: ReferenceSet) -> tuple[tuple[Claim, ...], tuple[Wrong, ...]
         sentences = whole_sentences(given.text, limit=8) or [given.text.strip()]
         # Nobody marked which sentence of a given answer matters most: a lone sentence is the
         # core claim; of several, each is one point, and one contradicted is one notable error.
+        # The verdict a closed question's answer opens with ("No, string is an insulator")
+        # is its core claim, carried by the first sentence.
+        verdict = opening(given.text)
         weight = 2.0 if len(sentences) == 1 else 1.0
         return (
-            tuple(Claim(f"s{n + 1}", s, weight=weight) for n, s in enumerate(sentences)),
+            tuple(
+                Claim(
+                    f"s{n + 1}",
+                    s,
+                    weight=2.0 if n == 0 and verdict else weight,
+                    verdict=verdict if n == 0 else "",
+                )
+                for n, s in enumerate(sentences)
+            ),
             (),
             "input",
         )

@@ -11,7 +11,8 @@ from interviewer.claims import (
     Verdicts,
     Wrong,
 )
-from interviewer.exact import disagree, exact_contradiction
+from interviewer.config import Settings
+from interviewer.exact import disagree, exact_contradiction, opening
 from interviewer.records import Provenance, ReferenceSet
 from interviewer.roles import bound_number, swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scoring import confidence, from_verdicts, score
@@ -656,3 +657,54 @@ BF16_RANGE = "BF16 keeps FP32's 8 exponent bits, so it has the same dynamic rang
 )
 def test_a_count_given_to_the_wrong_format_is_a_wrong_number(answer, found):
     assert bound_number(BF16_RANGE, answer) == found
+
+
+@pytest.mark.parametrize(
+    "text,said",
+    [
+        ("No, because a GPU runs one context at a time.", "no"),
+        ("Yes: MIG splits an A100 into up to seven instances.", "yes"),
+        ("Um, no because the links are too slow.", "no"),
+        ("I agree, it is memory-bound.", "agree"),
+        ("B. because it has the higher bandwidth", "B"),
+        ("c)", "C"),
+        ("Yes and no, it depends on the kernel.", ""),  # no verdict given
+        ("A warp is 32 threads.", ""),  # an article, not option A
+        ("No single GPU can hold the model.", ""),
+    ],
+)
+def test_the_verdict_an_answer_opens_with(text, said):
+    assert opening(text) == said
+
+
+MIG_REFERENCE = (
+    "Yes, MIG splits an A100 into up to seven isolated instances, each with its own memory "
+    "and compute, so two models can run side by side."
+)
+
+
+def test_a_closed_question_answered_the_other_way_is_wrong_on_its_core_claim(embedder):
+    """SciEntsBank's train part: of the answers that open with the other verdict than their
+    reference (64), every one is labelled contradictory; they had scored as missing content."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings = Settings()
+    question = "Can two different models run on one A100 at the same time, isolated?"
+    refs = gather(question, None, settings, MIG_REFERENCE)
+    grader = make_grader("offline", settings, embedder=embedder)
+    wrong, right, hedged = grader.grade_many(
+        [
+            (question, a, refs)
+            for a in (
+                "No, because the GPU can only run one CUDA context with its own memory at once.",
+                "Yes, with MIG you split the A100 into isolated instances with their own memory.",
+                "Yes and no: MPS shares the GPU but gives no memory isolation.",
+            )
+        ]
+    )
+    assert wrong.score <= 1
+    assert wrong.wrong_claims[0].startswith('"No, because the GPU')
+    assert [c.weight for c in wrong.claims if c.verdict == "contradicted"] == ["core"]
+    assert right.wrong_claims == () and right.score >= 3
+    assert hedged.wrong_claims == ()

@@ -24,8 +24,20 @@ def check_input(path: Path) -> None:
         raise InputError(f"{path}: not a file")
     if path.suffix.lower() not in (".csv", ".jsonl"):
         raise InputError(f"{path}: input must be .csv or .jsonl")
-    if path.suffix.lower() == ".csv":
-        _csv_text(path)  # a CSV that is not UTF-8 is refused before any work
+    if path.suffix.lower() == ".csv":  # not UTF-8, or no question/answer columns: no work
+        _header(path, _csv_text(path))
+
+
+def _header(path: Path, text: str) -> None:
+    try:
+        names = next(csv.reader(io.StringIO(text, newline="")), [])
+    except csv.Error as e:
+        raise InputError(f"{path}: the CSV header cannot be read ({e})") from e
+    if not {"question", "answer"} <= set(names):
+        raise InputError(
+            f"{path}: the CSV header needs 'question' and 'answer' columns (it has: "
+            f"{', '.join(repr(n) for n in names[:8]) or 'none'})"
+        )
 
 
 def _csv_text(path: Path) -> str:
@@ -97,8 +109,7 @@ def _csv(path: Path) -> Iterator[Read]:
     text = _csv_text(path)
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     try:
-        if not reader.fieldnames or not {"question", "answer"} <= set(reader.fieldnames):
-            raise InputError(f"{path}: the CSV header needs 'question' and 'answer' columns")
+        _header(path, text)
         start = 1
         for row in reader:
             if None in row:

@@ -262,3 +262,15 @@ def test_bad_paths_are_clear_errors_before_any_work(tmp_path, built_index, capsy
     src = write_jsonl(tmp_path / "in.jsonl", rows(1))
     assert run_grade(settings, src, tmp_path / "missing" / "o.jsonl") == 2
     assert "no such folder" in capsys.readouterr().err
+    # A CSV without an answer column is refused before the output exists: a run with the
+    # column renamed then starts clean (it used to leave an empty output that asked for
+    # --resume).
+    bad = tmp_path / "student.csv"
+    bad.write_text("id,question,student_answer\n1,What is HBM?,Stacked DRAM.\n", "utf-8")
+    out = tmp_path / "graded.jsonl"
+    assert run_grade(settings, bad, out) == 2
+    err = capsys.readouterr().err
+    assert "needs 'question' and 'answer' columns" in err and "'student_answer'" in err
+    assert not out.exists() and not (tmp_path / "graded.jsonl.errors.jsonl").exists()
+    bad.write_text("id,question,answer\n1,What is HBM?,Stacked DRAM.\n", "utf-8")
+    assert run_grade(settings, bad, out) == 0

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import claims as cl
+from .exact import opening
 from .records import ClaimResult, Grade, Provenance, ReferenceSet
 
 
@@ -56,7 +57,7 @@ def from_verdicts(
     stated = {m.wrong.contradicts: m for m in verdicts.misconceptions}
     results = tuple(
         ClaimResult(
-            point=v.claim.text,
+            point=_shown(v.claim),
             verdict=v.verdict,
             label=v.claim.label,
             weight="core" if v.claim.core else "supporting",
@@ -88,6 +89,15 @@ def from_verdicts(
         references=refs.references,
         claims=results,
     )
+
+
+def _shown(claim: cl.Claim) -> str:
+    """The point as a person reads it: with the verdict its reference opened with ("No. Past
+    the critical batch size ..."), which the sentence split leaves out."""
+    if not claim.verdict or opening(claim.text):
+        return claim.text
+    verdict = claim.verdict if len(claim.verdict) == 1 else claim.verdict.capitalize()
+    return f"{verdict}. {claim.text}"
 
 
 def feedback(score: int, results: Sequence[ClaimResult]) -> str:

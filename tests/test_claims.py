@@ -708,3 +708,17 @@ def test_a_closed_question_answered_the_other_way_is_wrong_on_its_core_claim(emb
     assert [c.weight for c in wrong.claims if c.verdict == "contradicted"] == ["core"]
     assert right.wrong_claims == () and right.score >= 3
     assert hedged.wrong_claims == ()
+    # A bare "No." is no sentence of its own: the point it opened is shown with it.
+    question = "Does a larger batch always cut the time to converge?"
+    refs = gather(
+        question,
+        None,
+        settings,
+        "No. Past the critical batch size, more samples per step stop cutting the steps needed.",
+    )
+    (turned,) = grader.grade_many([(question, "Yes, more samples always mean fewer steps.", refs)])
+    assert turned.score <= 1
+    assert turned.wrong_claims[0].endswith(
+        "contradicts: No. Past the critical batch size, more "
+        "samples per step stop cutting the steps needed."
+    )

@@ -13,7 +13,7 @@ from functools import partial
 import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
-from .exact import disagree, exact_contradiction, opening, turned_verdict
+from .exact import disagree, exact_contradiction, opening, opposed, turned_verdict
 from .nli import Entailment
 from .roles import (
     about_another,
@@ -287,6 +287,7 @@ def _decide(
                 and _asserts(case, best[1])
                 and not about_another(wrong.text, case.sentences[part])
                 and not _restates_instead(case, part, wrong, th)
+                and not opposed(wrong.text, case.sentences[part])
             )
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[part], round(pe, 3)))

@@ -144,7 +144,17 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
         if p_sign and s_sign:
             return "exact:comparative" if p_sign != s_sign else None
-        if s_cmp in _OPPOSITE.get(p_cmp, set()) and same_side and not swapped and same_thing:
+        # ... nor where the sentence says the point's own word about the point's thing ("the
+        # fewer registers each thread uses, the more warps fit" against "more resident warps
+        # hide latency"): its opposite word is about something else.
+        agrees = p_cmp in sc and bool(_qualified(point, p_cmp) & _qualified(sentence, p_cmp))
+        if (
+            s_cmp in _OPPOSITE.get(p_cmp, set())
+            and same_side
+            and not swapped
+            and same_thing
+            and not agrees
+        ):
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
             return "exact:swapped"
@@ -197,10 +207,15 @@ _DOWN_WORDS = (
 )
 _GRADE = {w: 1 for w in _UP_WORDS.split()} | {w: -1 for w in _DOWN_WORDS.split()}
 _GRADED = re.compile(r"\b(" + "|".join(_GRADE) + r")\b", re.I)
-# The point must state a relation ("if", "when", "as", "so", "the more X, the less Y"); an
-# answer may put it any way ("a short string is a higher pitch than a long one").
+# The point must state a relation ("if", "when", "so", "as X grows", "the more X, the less
+# Y"); an answer may put it any way ("a short string is a higher pitch than a long one"). A
+# bare "as" is no such word: "such as small and medium runs" relates nothing.
 _RELATION = re.compile(
-    r"\b(?:if|when|whenever|as|so|because|therefore)\b|^\s*the\s+\w+\b.*,\s*the\s+\w+", re.I
+    r"\b(?:if|when|whenever|so|because|therefore)\b"
+    r"|\bas\s+(?:\S+\s+){0,4}?(?:grows?|increases?|rises?|falls?|drops?|decreases?|shrinks?"
+    r"|gets?|becomes?)\b"
+    r"|^\s*the\s+\w+\b.*,\s*the\s+\w+",
+    re.I,
 )
 _PARTS = re.compile(r",?\s+(?:but|and|whereas|while|because)\s+|;\s*", re.I)
 _NOT_BEFORE = re.compile(r"\b(?:not|no|never|n't)\s+(?:\w+\s+)?$", re.I)
@@ -339,6 +354,20 @@ def _attached(text: str, word: str) -> str:
     return ""
 
 
+def _qualified(text: str, word: str) -> set[str]:
+    """The first two content words after a comparative, within its phrase ("more resident
+    warps": resident, warps)."""
+    at = text.lower().find(word)
+    out: set[str] = set()
+    for token in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*|[,;.:]", text[at + len(word) :])[:5]:
+        low = token.lower()
+        if token in ",;.:" or low == "and" or low in _OPPOSITE or len(out) == 2:
+            break
+        if low not in _FILLER:
+            out.add(low)
+    return out
+
+
 def _mentions(text: str, word: str) -> bool:
     """The text names this thing, allowing a speech-to-text slip ("tenser" for "tensor")."""
     return any(t[:4] == word[:4] for t in terms(text))
@@ -393,21 +422,52 @@ def disagree(point: str, sentence: str) -> bool:
         denier, other = (point, sentence) if p_neg else (sentence, point)
         if sum(_mentions(other, t) for t in _denied(denier)) >= 2:
             return True
-    p_dir, s_dir = _direction(point), _direction(sentence)
     p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
     if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
         if p_sign != s_sign:
             return True
-    elif p_dir and s_dir and p_dir != s_dir:
+    elif _changed_apart(point, sentence):
         return True
     pn, sn = _numbers(point), _numbers(sentence)
     return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
 
 
-def _direction(text: str) -> str:
-    """Which way the text's first change goes: "up", "down" or ""."""
-    m = _MOVE.search(text)
-    return "" if m is None else ("up" if m.group("up") else "down")
+def _changed_apart(point: str, sentence: str) -> bool:
+    """The point's first change and the sentence's go opposite ways: the sentence's change of
+    the same thing where it names one ("lower occupancy with more registers" against "the more
+    registers ..., the fewer warps fit"), else its first."""
+    p_moves, s_moves = _moves(point), _moves(sentence)
+    if not p_moves or not s_moves:
+        return False
+    p_dir, p_of = p_moves[0]
+    same = [d for d, of in s_moves if p_of and of and of[:4] == p_of[:4]]
+    return p_dir != (same[0] if same else s_moves[0][0])
+
+
+def opposed(claim: str, sentence: str) -> bool:
+    """The sentence moves the quantities the claim names in a relation of the other sign
+    ("lower occupancy with more registers" against "more registers raise occupancy"), or the
+    one it shares the other way: it says the opposite of the claim, whatever words they share."""
+    said: dict[str, str] = {}
+    got: dict[str, str] = {}
+    for moves, text in ((said, claim), (got, sentence)):
+        for d, of in _moves(text):
+            if of:  # a thing's first change is what the text says of it
+                moves.setdefault(of[:4], d)
+    shared = [k for k in said if k in got]
+
+    def sign(moves: dict[str, str]) -> int:
+        return 1 if sum(moves[k] == "down" for k in shared) % 2 == 0 else -1
+
+    return bool(shared) and sign(said) != sign(got)
+
+
+def _moves(text: str) -> list[tuple[str, str]]:
+    """Each change word's direction ("up", "down") and the content word it qualifies."""
+    return [
+        ("up" if m.group("up") else "down", _attached(text[m.start() :], m.group(0).lower()))
+        for m in _MOVE.finditer(text)
+    ]
 
 
 def _denied(text: str) -> set[str]:

@@ -441,6 +441,21 @@ def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedd
 @pytest.mark.parametrize(
     "point,sentence,visible",
     [
+        # The same quantity's change decides, not the first change word: "lower occupancy
+        # with more registers" agrees with "the more registers ..., the fewer warps fit"
+        # (a right answer in the app scored 1 on this).
+        (
+            "Occupancy is bounded by registers per thread, so the more registers each thread "
+            "uses, the fewer warps fit.",
+            "Sometimes lower occupancy with more registers per thread runs faster.",
+            False,
+        ),
+        (
+            "Occupancy is bounded by registers per thread, so the more registers each thread "
+            "uses, the fewer warps fit.",
+            "Using fewer registers per thread means fewer warps fit, and lower occupancy.",
+            True,
+        ),
         # One side denies what the other asserts.
         (
             "Despite the name, it has nothing to do with saving model checkpoints to disk.",
@@ -722,3 +737,56 @@ def test_a_closed_question_answered_the_other_way_is_wrong_on_its_core_claim(emb
         "contradicts: No. Past the critical batch size, more "
         "samples per step stop cutting the steps needed."
     )
+
+
+def test_a_list_is_not_a_relation():
+    """ "such as" relates nothing: a point listing small and large things keeps the plain
+    comparative reading (five rubric points read as relations through a bare "as")."""
+    from interviewer.exact import relation_sign
+
+    assert relation_sign("Spot fits restartable work such as small and medium runs.", True) == 0
+    assert (
+        relation_sign("As the batch gets larger, the overhead per sample gets smaller.", True) == -1
+    )
+
+
+WARPS = "More resident warps let the scheduler switch to ready warps, which hides latency."
+MORE_REGISTERS = "Giving each thread more registers raises occupancy."
+
+
+def test_opposite_words_about_another_thing_are_no_contradiction():
+    """Found in the app: a right occupancy answer scored 1. "The fewer registers each thread
+    uses, the more warps fit" says "more warps" as the point does; its "fewer" is about
+    registers. And "lower occupancy with more registers" states the opposite of the
+    misconception "more registers raise occupancy", not the misconception."""
+    from interviewer.exact import opposed
+
+    fewer_registers = (
+        "It is limited by registers: the fewer registers each thread uses, the more warps fit."
+    )
+    assert exact_contradiction(WARPS, fewer_registers) is None
+    assert exact_contradiction(WARPS, "Fewer resident warps hide latency better.") == (
+        "exact:comparative"
+    )
+    assert opposed(MORE_REGISTERS, "Sometimes lower occupancy with more registers runs faster.")
+    assert not opposed(MORE_REGISTERS, "More registers per thread means higher occupancy.")
+    assert not opposed(MORE_REGISTERS, "Fewer registers give lower occupancy.")
+
+
+def test_a_right_occupancy_answer_is_not_called_wrong(built_index):
+    """Tried in the app: this right answer scored 1/5, with two wrong claims (its "fewer
+    registers" read against "more resident warps", and "lower occupancy with more registers"
+    read as the misconception that more registers raise occupancy)."""
+    grade_pair = _bank_grader(built_index, "What is occupancy and is higher always better?")
+    right, wrong = grade_pair(
+        "Occupancy is active warps on an SM over the most it can hold. Higher is not always "
+        "better: once there are enough warps to hide latency, or HBM bandwidth is saturated, "
+        "more warps add nothing. It is limited by registers and shared memory: the fewer "
+        "registers each thread uses, the more warps fit, and sometimes lower occupancy with "
+        "more registers per thread runs faster.",
+        "Occupancy is active warps on an SM over the most it can hold. Fewer resident warps "
+        "hide latency better, so you want occupancy as low as possible, and giving each thread "
+        "more registers raises occupancy.",
+    )
+    assert right.wrong_claims == () and right.score >= 3
+    assert wrong.score <= 1 and wrong.wrong_claims

@@ -13,7 +13,8 @@ from functools import partial
 import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
-from .exact import disagree, exact_contradiction, opening, opposed, turned_verdict
+from .disagreement import disagree, opening, opposed, turned_verdict
+from .exact import exact_contradiction
 from .nli import Entailment
 from .roles import (
     about_another,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .claims import Claim, Wrong
 from .config import Settings
-from .exact import opening
+from .disagreement import opening
 from .index import Index
 from .parsing import key_points
 from .records import Question, Reference, ReferenceSet

@@ -109,7 +109,6 @@ def _csv(path: Path) -> Iterator[Read]:
     text = _csv_text(path)
     reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
     try:
-        _header(path, text)
         start = 1
         for row in reader:
             if None in row:

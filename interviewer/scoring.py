@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import claims as cl
-from .exact import opening
+from .disagreement import opening
 from .records import ClaimResult, Grade, Provenance, ReferenceSet
 
 

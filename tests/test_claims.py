@@ -12,7 +12,8 @@ from interviewer.claims import (
     Wrong,
 )
 from interviewer.config import Settings
-from interviewer.exact import disagree, exact_contradiction, opening
+from interviewer.disagreement import disagree, opening
+from interviewer.exact import exact_contradiction
 from interviewer.records import Provenance, ReferenceSet
 from interviewer.roles import bound_number, swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scoring import confidence, from_verdicts, score
@@ -759,7 +760,7 @@ def test_opposite_words_about_another_thing_are_no_contradiction():
     uses, the more warps fit" says "more warps" as the point does; its "fewer" is about
     registers. And "lower occupancy with more registers" states the opposite of the
     misconception "more registers raise occupancy", not the misconception."""
-    from interviewer.exact import opposed
+    from interviewer.disagreement import opposed
 
     fewer_registers = (
         "It is limited by registers: the fewer registers each thread uses, the more warps fit."

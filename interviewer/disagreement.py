@@ -1,0 +1,123 @@
+"""Whether two texts visibly disagree, beyond the sure checks of `exact.py`: what the NLI
+model's contradictions must show, a misconception said the opposite way, and a closed question
+answered the other way."""
+
+from __future__ import annotations
+
+import re
+
+from .exact import _attached, _mentions, _numbers, relation_sign, terms
+
+# The NLI model reads a sentence that says less, says it another way, or is about a
+# neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole
+# warp" against "The warp, not the individual thread, is the unit the SM schedules"). Its
+# contradiction stands only where the two texts visibly disagree.
+_DENIAL = re.compile(
+    r"\b(not|no|never|nothing|none|cannot|can't|doesn't|don't|isn't|aren't|won't|without|"
+    r"neither|nor|instead of|rather than|avoids?|avoiding|skips?|skipping|no longer|barely|"
+    r"hardly|rarely|seldom)\b",
+    re.I,
+)
+_UP = r"increas\w*|grow\w*|grew|rais\w*|rises?|more|many|higher|larger"
+_DOWN = r"decreas\w*|reduc\w*|shrink\w*|lower\w*|fewer|few|less|smaller"
+_MOVE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+
+
+def disagree(point: str, sentence: str) -> bool:
+    """Whether the texts visibly disagree: one denies what the other asserts (two or more of
+    the words it denies), their first change goes opposite ways, or the same unit gets
+    different numbers."""
+    p_neg, s_neg = bool(_DENIAL.search(point)), bool(_DENIAL.search(sentence))
+    if p_neg != s_neg:
+        denier, other = (point, sentence) if p_neg else (sentence, point)
+        if sum(_mentions(other, t) for t in _denied(denier)) >= 2:
+            return True
+    p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
+    if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
+        if p_sign != s_sign:
+            return True
+    elif _changed_apart(point, sentence):
+        return True
+    pn, sn = _numbers(point), _numbers(sentence)
+    return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
+
+
+def _changed_apart(point: str, sentence: str) -> bool:
+    """The point's first change and the sentence's go opposite ways: the sentence's change of
+    the same thing where it names one ("lower occupancy with more registers" against "the more
+    registers ..., the fewer warps fit"), else its first."""
+    p_moves, s_moves = _moves(point), _moves(sentence)
+    if not p_moves or not s_moves:
+        return False
+    p_dir, p_of = p_moves[0]
+    same = [d for d, of in s_moves if p_of and of and of[:4] == p_of[:4]]
+    return p_dir != (same[0] if same else s_moves[0][0])
+
+
+def opposed(claim: str, sentence: str) -> bool:
+    """The sentence moves the quantities the claim names in a relation of the other sign
+    ("lower occupancy with more registers" against "more registers raise occupancy"), or the
+    one it shares the other way: it says the opposite of the claim, whatever words they share."""
+    said: dict[str, str] = {}
+    got: dict[str, str] = {}
+    for moves, text in ((said, claim), (got, sentence)):
+        for d, of in _moves(text):
+            if of:  # a thing's first change is what the text says of it
+                moves.setdefault(of[:4], d)
+    shared = [k for k in said if k in got]
+
+    def sign(moves: dict[str, str]) -> int:
+        return 1 if sum(moves[k] == "down" for k in shared) % 2 == 0 else -1
+
+    return bool(shared) and sign(said) != sign(got)
+
+
+def _moves(text: str) -> list[tuple[str, str]]:
+    """Each change word's direction ("up", "down") and the content word it qualifies."""
+    return [
+        ("up" if m.group("up") else "down", _attached(text[m.start() :], m.group(0).lower()))
+        for m in _MOVE.finditer(text)
+    ]
+
+
+def _denied(text: str) -> set[str]:
+    """Up to three content words after each denial, within its clause."""
+    out: set[str] = set()
+    for m in _DENIAL.finditer(text):
+        clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
+        out.update(t for t in terms(clause)[:3] if len(t) > 3)
+    return out
+
+
+# A yes/no (agree, true) verdict, or a lettered option, at the start of a text: the answer to a
+# closed question, which a reply opening with the other one turns round ("No, because ..."
+# to "Yes, all metals conduct"). A bare "Yes and no" gives no verdict.
+_VERDICT = re.compile(
+    r"^\W*(?:(?:um|uh|well|so|i\s+think|i\s+would\s+say|i'd\s+say)\W+)?(?:i\s+)?"
+    r"(yes|no|agree|disagree|true|false)(?=\s*[,.;:!\-]|\s*$|\s+(?:because|since|as)\b)",
+    re.I,
+)
+_OPTION = re.compile(r"^\W*(?:option\s+|answer\s+)?([A-Ea-e])(?=\s*[.)]|\s*,?\s*because\b|\s*$)")
+_OTHER_VERDICT = {"yes": "no", "no": "yes", "agree": "disagree", "disagree": "agree"} | {
+    "true": "false",
+    "false": "true",
+}
+
+
+def opening(text: str) -> str:
+    """The verdict ("yes", "disagree") or option letter a text opens with, else ""."""
+    if m := _VERDICT.match(text):
+        return m.group(1).lower()
+    if m := _OPTION.match(text):
+        return m.group(1).upper()
+    return ""
+
+
+def turned_verdict(verdict: str, answer: str) -> bool:
+    """The answer opens with another verdict or option than this one ("yes", "B")."""
+    said = opening(answer)
+    if not verdict or not said:
+        return False
+    if len(verdict) == 1 or len(said) == 1:  # option letters: any other letter
+        return len(verdict) == len(said) == 1 and verdict != said
+    return _OTHER_VERDICT.get(verdict) == said

@@ -4,7 +4,7 @@ so that an answer is graded on the rest and padding never earns a point."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -75,7 +75,7 @@ _BEFORE_NAME = frozenset(
     called named""".split()  # noqa: SIM905
 )
 _PLAIN_START = re.compile(r"[A-Z][a-z']+\s+[a-z]")
-_SELF = re.compile(r"\b(?:i|i'd|i'm|i've|my|me|we|our|us)\b", re.I)
+_SELF = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|im|ive|my|me|myself|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
 
@@ -101,11 +101,13 @@ def _last_word(text: str) -> str:
     return words[-1] if words else ""
 
 
-def _run_on(segment: str) -> tuple[str, list[str]]:
+def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
     """A segment's head and the sentences that run on at its end without a full stop, each
     from where it begins: those that speak of the candidate or to the interviewer, and those
     that open like a sentence after an ordinary word (_PLAIN_START). Judging every capitalised
-    word lowered Mohler dev r 0.5405 -> 0.5357 ("First In, First Out" is no new sentence)."""
+    word lowered Mohler dev r 0.5405 -> 0.5357 ("First In, First Out" is no new sentence).
+    `typed`: also every sentence typed in lower case after a full stop ("... together. honestly
+    cuda is the coolest thing ever"), for a reading that keeps whatever decides a verdict."""
     starts = [
         m.end()
         for m in _RUN_ON.finditer(segment)
@@ -119,6 +121,7 @@ def _run_on(segment: str) -> tuple[str, list[str]]:
         and len(segment[m.end() :].split()) >= 3
         and (
             _speaks(segment[m.end() :])
+            or (typed and segment[m.start() - 1] in ".!?")
             or (
                 _PLAIN_START.match(segment[m.end() :])
                 and re.search(r"\b[a-z]+$", segment[: m.start()])
@@ -240,7 +243,7 @@ def undecided(
     wrong += [m.evidence for m in verdicts.misconceptions]
     out, ask = [], []  # ask: (head, tail, points) for a tail run on in a sentence that decides
     for part in parts:
-        head, tails = _run_on(part)
+        head, tails = _run_on(part, every)
         for text in (head, *tails) if tails else (part,):
             if (
                 (not every and not _ABOUT_ME.search(text))
@@ -263,6 +266,22 @@ def undecided(
     if every:  # the caller decides what is padding, and whether anything is left
         return tuple(out)
     return tuple(out) if out and content_words(without(an.text, out)) else ()
+
+
+def rereadings(
+    text: str, drop: Sequence[str], padding: Mapping[str, bool], decided: bool
+) -> tuple[list[str], list[str]]:
+    """How an answer with segments that decide no verdict (`drop`) is read again: (readings of
+    which the best stands, readings that stand only if they keep every covered point). One
+    that decides nothing at all: each segment alone that is not padding. Else without the
+    padding, and without every such segment (which may have been a terse answer's context)."""
+    parts = [t for t in drop if content_words(t)]
+    if not decided and len(parts) > 1:
+        return [t for t in parts if not padding[t]] or parts, []
+    pads = [t for t in drop if padding[t]]
+    sure = [left] if pads and content_words(left := without(text, pads)) else []
+    rest = without(text, drop)
+    return sure, [rest] if len(pads) < len(drop) and content_words(rest) else []
 
 
 def without(answer: str, parts: Sequence[str]) -> str:

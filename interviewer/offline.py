@@ -13,11 +13,20 @@ import numpy as np
 
 from . import claims as cl
 from . import injection
-from .asides import GENERIC, aside, aside_candidates, material, read_alone, undecided, without
+from .asides import (
+    GENERIC,
+    aside,
+    aside_candidates,
+    material,
+    read_alone,
+    rereadings,
+    undecided,
+    without,
+)
 from .checker import Case, check_many
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
-from .features import Analysis, Cache, analyse_many, content_words, warm
+from .features import Analysis, Cache, analyse_many, warm
 from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, default_nli
@@ -31,6 +40,10 @@ TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up qu
 
 def _rank(g: Grade) -> tuple[int, float]:
     return g.score, g.expected_score or 0.0
+
+
+def _covered(g: Grade) -> set[str]:
+    return {c.point_id or c.point for c in g.claims if c.verdict == "covered"}
 
 
 class OfflineGrader:
@@ -128,9 +141,8 @@ class OfflineGrader:
         grades: list[Grade],
     ) -> list[Grade]:
         """No sentence that decides no verdict can raise a grade, whatever the fitted model
-        makes of its words: an answer with such sentences that the padding model calls padding
-        is graded again without them; one whose sentences decide nothing at all, on each
-        sentence alone. It keeps the lower of its grade and the best of those."""
+        makes of its words: the answer is read again without such sentences (`rereadings`) and
+        keeps the lowest grade of those readings that stand."""
         found = {
             n: (drop, ch[0])
             for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True))
@@ -141,26 +153,26 @@ class OfflineGrader:
         if not texts:
             return grades
         padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
-        readings: dict[int, list[str]] = {}
+        # answer -> (readings of which the best stands, readings that must keep its points)
+        readings = {}
         for n, (drop, verdicts) in found.items():
-            parts = [t for t in drop if content_words(t)]
-            if not (verdicts.of("covered") or verdicts.wrong_points()) and len(parts) > 1:
-                readings[n] = parts
-            elif (pads := [t for t in drop if padding[t]]) and content_words(
-                left := without(analyses[n].text, pads)
-            ):
-                readings[n] = [left]
+            decided = bool(verdicts.of("covered") or verdicts.wrong_points())
+            if any(ways := rereadings(analyses[n].text, drop, padding, decided)):
+                readings[n] = ways
         if not readings:
             return grades
-        again = [(items[n][0], t, items[n][2]) for n, ts in readings.items() for t in ts]
+        again = [(items[n][0], t, items[n][2]) for n, (a, b) in readings.items() for t in (*a, *b)]
         regraded = iter(
             self._grade(refs, an, float(p), text, ch)
             for (_, text, refs), an, p, ch in zip(again, *self._read_again(again), strict=True)
         )
-        for n, ts in readings.items():
-            best = max((next(regraded) for _ in ts), key=_rank)
-            if _rank(best) < _rank(grades[n]):
-                grades[n] = best
+        for n, (sure, keeps) in readings.items():
+            candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
+            held = _covered(grades[n])
+            candidates += [g for g in (next(regraded) for _ in keeps) if _covered(g) >= held]
+            for g in candidates:
+                if _rank(g) < _rank(grades[n]):
+                    grades[n] = g
         return grades
 
     def _read_again(

@@ -247,9 +247,12 @@ def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
     """Issue 13, padding `blind2`: topical talk, anecdotes and offers appended to an answer
     raised 165 of 2,640 grades, most through the fitted model's length and similarity (an
     answer off topic alone was on topic with "the whole industry" appended). An answer whose
-    sentences decide no verdict is held to its best sentence alone, whatever the padding is;
-    in one that decides verdicts, sentences that decide none and that the padding model calls
-    padding are dropped in a second reading, and the lower grade stands."""
+    sentences decide no verdict is held to its best sentence alone that is not padding; one
+    that decides verdicts is read again without the sentences that decide none, and the lower
+    grade stands. The padding model is not sure of every phrasing (it takes the list of nouns
+    for a claim, which used to raise the HBM answer's estimate); that no longer matters, nor
+    does self-praise typed as "im" and "ive" (it raised "Combining operations together." from
+    0 to 1)."""
     from interviewer.embeddings import default_embedder
     from interviewer.padding import default_padding
 
@@ -257,28 +260,36 @@ def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
         " Interconnects, schedulers, accelerators: the whole stack is moving so fast right now.",
         " Years ago a flaky PCIe riser cost my team an entire weekend of debugging.",
         " I could also sketch the data flow on a whiteboard later if that helps.",
+        " honestly im really good at this, ive been doing it for years",
     ]
+    called = default_padding().is_padding(default_embedder().embed([p.strip() for p in pads]))
+    assert not called.tolist()[0]
     for q, answer in [
         ("What is NCCL?", "A library used in distributed training."),
         ("What is kernel fusion and why does it help?", "Combining operations together."),
+        (
+            "What is the difference between HBM and GDDR?",
+            "HBM is stacked DRAM on the GPU package with a very wide bus.",
+        ),
     ]:
         alone, *padded = _alone_and_padded(built_index, q, answer, pads)
-        assert not alone.covered and not alone.wrong_claims
+        assert not alone.wrong_claims
         for pad, got in zip(pads, padded, strict=True):
             assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
-    # The padding model is not sure of every phrasing (it takes the list of nouns for a
-    # claim); what it calls padding never pays.
-    called = default_padding().is_padding(default_embedder().embed([p.strip() for p in pads]))
-    assert called.tolist()[1]
-    q, answer = (
-        "What is the difference between HBM and GDDR?",
-        "HBM is stacked DRAM on the GPU package with a very wide bus.",
+
+
+def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
+    """The other side of reading an answer again without the sentences that decide no verdict:
+    such a sentence may be what the premise needed ("GDDR: ~1 TB/s" completes "HBM: ~3 TB/s"
+    for the point that HBM has several times GDDR's bandwidth). That reading counts only when
+    it still covers every point; counted regardless, this answer fell from 3 to 1."""
+    q = "What is the difference between HBM and GDDR?"
+    answer = (
+        "HBM: stacked on the package, ~3 TB/s, pricey, datacenter cards. "
+        "GDDR: ~1 TB/s, cheap, gaming cards."
     )
-    alone, *padded = _alone_and_padded(built_index, q, answer, pads)
-    assert alone.covered
-    for pad, got, is_padding in zip(pads, padded, called, strict=True):
-        if is_padding:
-            assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
+    (got,) = _alone_and_padded(built_index, q, answer, [])
+    assert got.score >= 3 and len(got.covered) >= 2 and not got.wrong_claims
 
 
 def test_a_conclusion_that_names_no_term_is_still_content(built_index):

@@ -33,6 +33,7 @@ from .nli import Entailment, default_nli
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
+from .rubrics import CURATED
 from .scoring import from_verdicts, rubric_id
 
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
@@ -40,10 +41,6 @@ TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up qu
 
 def _rank(g: Grade) -> tuple[int, float]:
     return g.score, g.expected_score or 0.0
-
-
-def _covered(g: Grade) -> set[str]:
-    return {c.point_id or c.point for c in g.claims if c.verdict == "covered"}
 
 
 class OfflineGrader:
@@ -144,7 +141,7 @@ class OfflineGrader:
         makes of its words: the answer is read again without such sentences (`rereadings`) and
         keeps the lowest grade of those readings that stand."""
         found = {
-            n: (drop, ch[0])
+            n: (drop, ch)
             for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True))
             if ch is not None
             and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed, True))
@@ -155,9 +152,9 @@ class OfflineGrader:
         padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
         # answer -> (readings of which the best stands, readings that must keep its points)
         readings = {}
-        for n, (drop, verdicts) in found.items():
+        for n, (drop, (verdicts, origin)) in found.items():
             decided = bool(verdicts.of("covered") or verdicts.wrong_points())
-            if any(ways := rereadings(analyses[n].text, drop, padding, decided)):
+            if any(ways := rereadings(analyses[n].text, drop, padding, decided, origin in CURATED)):
                 readings[n] = ways
         if not readings:
             return grades
@@ -167,11 +164,16 @@ class OfflineGrader:
             for (_, text, refs), an, p, ch in zip(again, *self._read_again(again), strict=True)
         )
         for n, (sure, keeps) in readings.items():
+            # At the same score, the reading that names every wrong claim the answer made.
             candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
-            held = _covered(grades[n])
-            candidates += [g for g in (next(regraded) for _ in keeps) if _covered(g) >= held]
+            covered, wrong = grades[n].points("covered"), grades[n].points("contradicted")
+            candidates += [
+                g for g in (next(regraded) for _ in keeps) if g.points("covered") >= covered
+            ]
             for g in candidates:
-                if _rank(g) < _rank(grades[n]):
+                if _rank(g) < _rank(grades[n]) and (
+                    g.score < grades[n].score or g.points("contradicted") >= wrong
+                ):
                     grades[n] = g
         return grades
 

@@ -205,6 +205,10 @@ class Grade:
         if not 0 <= self.score <= 5:
             raise ValueError(f"score {self.score} is outside 0-5")
 
+    def points(self, verdict: str) -> frozenset[str]:
+        """The key points given this verdict (covered, contradicted or missed)."""
+        return frozenset(c.point_id or c.point for c in self.claims if c.verdict == verdict)
+
     def to_dict(self, with_references: bool = False) -> dict[str, Any]:
         d = asdict(self)
         if not with_references:

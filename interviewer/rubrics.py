@@ -25,6 +25,7 @@ from .errors import InputError
 Weight = Literal["core", "supporting"]
 Origin = Literal["authored", "passages", "llm", "auto"]
 ORIGIN_RANK = {"authored": 4, "passages": 4, "llm": 2, "auto": 1}
+CURATED = frozenset({"authored", "passages", "llm"})  # key points chosen, not just sentences
 WEIGHTS = {"core": 2.0, "supporting": 1.0}
 
 

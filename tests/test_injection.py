@@ -314,3 +314,47 @@ def test_a_missing_or_broken_padding_model_is_a_clear_error(tmp_path):
     for path in (tmp_path / "missing.json", broken):
         with pytest.raises(DependencyError, match=r"evals\.train_padding"):
             PaddingModel.load(path)
+
+
+def test_a_reading_without_undecided_sentences_keeps_the_wrong_claims(built_index):
+    """The reading without the sentences that decide no verdict is graded afresh, and the
+    model may not find the wrong claim again there; that reading scored this answer lower and
+    dropped its wrong claim from the feedback. A reading stands only if it names every wrong
+    claim the answer made."""
+    q = (
+        "Explain how mixed precision interacts with convergence and numerical stability for a "
+        "large model. How do you detect and mitigate issues?"
+    )
+    answer = (
+        "Mixed precision has no effect on convergence; it only changes memory use. When the loss "
+        "turns NaN it's a data problem, so look at the dataset rather than the precision settings."
+    )
+    (got,) = _alone_and_padded(built_index, q, answer, [])
+    assert got.score <= 1
+    assert got.wrong_claims and "it only changes memory use" in got.wrong_claims[0]
+
+
+def test_how_an_answer_is_read_again_without_what_decides_nothing():
+    """`rereadings`: without the padding always; without every undecided sentence only against
+    a curated rubric (a row's own reference answer has too few points to say what else is
+    content); an answer that decides nothing, on each sentence alone that is not padding;
+    and a sentence typed in lower case after a full stop is a sentence of its own."""
+    from interviewer.asides import rereadings
+
+    text = "HBM is stacked DRAM. It sits on the package. Thanks for having me today."
+    drop = ["It sits on the package.", "Thanks for having me today."]
+    padding = {drop[0]: False, drop[1]: True}
+    sure, keeps = rereadings(text, drop, padding, True, True)
+    assert sure == ["HBM is stacked DRAM. It sits on the package."]
+    assert keeps == ["HBM is stacked DRAM."]
+    assert rereadings(text, drop, padding, True, False) == (sure, [])
+    parts = ["HBM is stacked DRAM.", *drop]
+    assert rereadings(text, parts, padding | {parts[0]: False}, False, True) == (parts[:2], [])
+    from interviewer.asides import _run_on
+
+    typed = "Combining operations together. honestly cuda is the coolest thing ever"
+    assert _run_on(typed, typed=True) == (
+        "Combining operations together.",
+        ["honestly cuda is the coolest thing ever"],
+    )
+    assert _run_on(typed) == ("", [])  # the first reading sets aside only who speaks

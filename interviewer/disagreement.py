@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .exact import _attached, _mentions, _numbers, relation_sign, terms
+from .exact import attached, mentions, quantities, relation_sign, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a
 # neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole
@@ -30,7 +30,7 @@ def disagree(point: str, sentence: str) -> bool:
     p_neg, s_neg = bool(_DENIAL.search(point)), bool(_DENIAL.search(sentence))
     if p_neg != s_neg:
         denier, other = (point, sentence) if p_neg else (sentence, point)
-        if sum(_mentions(other, t) for t in _denied(denier)) >= 2:
+        if sum(mentions(other, t) for t in _denied(denier)) >= 2:
             return True
     p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
     if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
@@ -38,7 +38,7 @@ def disagree(point: str, sentence: str) -> bool:
             return True
     elif _changed_apart(point, sentence):
         return True
-    pn, sn = _numbers(point), _numbers(sentence)
+    pn, sn = quantities(point), quantities(sentence)
     return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
 
 
@@ -75,7 +75,7 @@ def opposed(claim: str, sentence: str) -> bool:
 def _moves(text: str) -> list[tuple[str, str]]:
     """Each change word's direction ("up", "down") and the content word it qualifies."""
     return [
-        ("up" if m.group("up") else "down", _attached(text[m.start() :], m.group(0).lower()))
+        ("up" if m.group("up") else "down", attached(text[m.start() :], m.group(0).lower()))
         for m in _MOVE.finditer(text)
     ]
 

@@ -89,7 +89,7 @@ _TIMES = re.compile(
 )
 
 
-def _numbers(text: str) -> set[tuple[str, float]]:
+def quantities(text: str) -> set[tuple[str, float]]:
     """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
     ("× parameters", 6.0)."""
     out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
@@ -134,9 +134,9 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         swapped = bool(p_left & s_right) and bool(p_right & s_left) and not same_side
         # "slower CUDA cores" and "faster on Tensor Cores" agree: each word is about its own
         # thing. Opposite words are a contradiction only about the same thing.
-        p_of, s_of = _attached(point, p_cmp), _attached(sentence, s_cmp)
+        p_of, s_of = attached(point, p_cmp), attached(sentence, s_cmp)
         same_thing = not (
-            p_of and s_of and p_of != s_of and _mentions(sentence, p_of) and _mentions(point, s_of)
+            p_of and s_of and p_of != s_of and mentions(sentence, p_of) and mentions(point, s_of)
         )
         # A relation between two quantities ("if the string is longer, the pitch is lower")
         # reads the same from either end ("a shorter string gives a higher pitch"): two
@@ -176,7 +176,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             and denied & (sw if p_neg else pw)
         ):
             return "exact:negation"
-    pn, sn = _numbers(point), _numbers(sentence)
+    pn, sn = quantities(point), quantities(sentence)
     if 1 <= len(pn) <= 2:
         # One number in the sentence, of a quantity the point gives (once, or for both sides
         # of a comparison): wrong when it is far from each of them. A multiple of a named
@@ -342,7 +342,7 @@ def _multiple_turned(point: str, sentence: str) -> bool:
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}
 
 
-def _attached(text: str, word: str) -> str:
+def attached(text: str, word: str) -> str:
     """The content word a comparative qualifies: the first after it ("slower CUDA cores"),
     skipping small words ("faster on Tensor Cores"); "" when the clause ends first."""
     at = text.lower().find(word)
@@ -368,7 +368,7 @@ def _qualified(text: str, word: str) -> set[str]:
     return out
 
 
-def _mentions(text: str, word: str) -> bool:
+def mentions(text: str, word: str) -> bool:
     """The text names this thing, allowing a speech-to-text slip ("tenser" for "tensor")."""
     return any(t[:4] == word[:4] for t in terms(text))
 

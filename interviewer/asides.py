@@ -75,6 +75,16 @@ _BEFORE_NAME = frozenset(
     called named""".split()  # noqa: SIM905
 )
 _PLAIN_START = re.compile(r"[A-Z][a-z']+\s+[a-z]")
+# Typed or spoken on without any full stop ("... torch dot compile does this Kernels, tensors,
+# throughput: fascinating stuff", "... compute at the same time thanks for having me"): for the
+# reading that keeps whatever decides a verdict, a capitalised word or an acronym before a
+# lower-case one (not a name of several: "like Isaac Lab or MJX"), a word of the candidate's
+# own or one that opens a remark, after a lower-case word that does not lead into a name, may
+# begin a sentence.
+_TYPED_ON = re.compile(
+    r"(?<=[a-z,])\s+(?=[A-Z][a-z']+,?\s+[^A-Z\s]|[A-Z]{2,}\s+[a-z]|[AI]\b|(?:i|i'd|i'm|i've|i'll|im|ive|my|thanks|thank|yeah|honestly|anyway"
+    r"|anyways|btw|lmk|lol|haha|hope|ok|okay)(?=[\s,]))"
+)
 _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|im|ive|my|me|myself|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
@@ -107,8 +117,9 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
     that open like a sentence after an ordinary word (_PLAIN_START). Judging every capitalised
     word lowered Mohler dev r 0.5405 -> 0.5357 ("First In, First Out" is no new sentence).
     `typed`: also every sentence typed in lower case after a full stop ("... together. honestly
-    cuda is the coolest thing ever"), for a reading that keeps whatever decides a verdict."""
-    starts = [
+    cuda is the coolest thing ever") and those _TYPED_ON finds, for a reading that keeps
+    whatever decides a verdict."""
+    starts = {
         m.end()
         for m in _RUN_ON.finditer(segment)
         # "I" goes on a sentence after a word that joins clauses ("that's how I'd explain it")
@@ -128,7 +139,20 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
                 and _last_word(segment[: m.start()]) not in _BEFORE_NAME
             )
         )
-    ]
+    }
+    if typed:
+        starts |= {
+            m.end()
+            for m in _TYPED_ON.finditer(segment)
+            if re.search(r"(?:^|\s)[a-z][\w'-]*,?$", segment[: m.start()])
+            and _last_word(segment[: m.start()]) not in _BEFORE_NAME | _JOINS
+            and len(segment[: m.end()].split()) >= 3
+            and len(segment[m.end() :].split()) >= 3
+        }
+    if not starts:
+        return "", []
+    at = sorted(starts)
+    return segment[: at[0]].strip(), [segment[n:] for n in at]
     return (segment[: starts[0]].strip(), [segment[at:] for at in starts]) if starts else ("", [])
 
 
@@ -272,7 +296,7 @@ def rereadings(
     text: str, drop: Sequence[str], padding: Mapping[str, bool], decided: bool, curated: bool
 ) -> tuple[list[str], list[str]]:
     """How an answer with segments that decide no verdict (`drop`) is read again: (readings of
-    which the best stands, readings that stand only if they keep every covered point). One
+    which the best stands, readings that stand only if they cover as many key points). One
     that decides nothing at all: each segment alone that is not padding. Else without the
     padding, and, against a curated rubric, without every such segment (which may have been a
     terse answer's context). A row's own reference answer or an automatic rubric has too few

@@ -18,8 +18,13 @@ _NON_ANSWER = re.compile(
 )
 
 
+# A filler spoken with a capital after a lower-case word ("... take the same path So, uh,
+# there was this one time") opens a new sentence: it leaves a full stop behind.
+_OPENING = re.compile(r"(?<=[a-z0-9])\s+(?=(?:So|Um+|Uh+|Er+|You know|Well|Hmm+|Okay|Ok)\b)")
+
+
 def strip_fillers(text: str) -> str:
-    return " ".join(_FILLERS.sub(" ", text).split())
+    return " ".join(_FILLERS.sub(" ", _OPENING.sub(". ", text)).split())
 
 
 def is_empty(answer: str) -> bool:

@@ -45,7 +45,7 @@ _NEGATION = re.compile(
 )
 _NUMBER = re.compile(
     r"(?<![\w.])(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
-    r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts)\b",
+    r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?)\b",
     re.I,
 )
 _TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
@@ -89,13 +89,20 @@ _TIMES = re.compile(
 )
 
 
+# A count of a fixed piece of the hardware ("a warp's 32 threads", "32 banks", "up to 7 MIG
+# instances") is a number with a unit: "a warp is 64 threads" meets "32 threads".
+_PLURALS = {"bits", "bytes", "watts", "threads", "lanes", "banks", "instances"}
+_COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
+
+
 def quantities(text: str) -> set[tuple[str, float]]:
     """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
     ("× parameters", 6.0)."""
     out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
     text = _TIMES.sub(" ", text)
     for n, u in _NUMBER.findall(text):
-        unit = u.lower().rstrip("s") if u.lower() in ("bits", "bytes", "watts") else u.lower()
+        unit = u.lower()
+        unit = unit[:-1] if unit in _PLURALS else unit
         quantity, factor = _BASE.get(unit, (unit, 1.0))
         out.add((quantity, float(n) * factor))
     return out
@@ -188,7 +195,8 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
                 continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]
-            if len(said) == 1 and said[0] > 0 and all(_far(pv, said[0]) for pv in same):
+            off = _differ if quantity in _COUNTS else _far
+            if len(said) == 1 and said[0] > 0 and all(off(pv, said[0]) for pv in same):
                 return "exact:number"
     return None
 
@@ -268,6 +276,10 @@ def _than(text: str, word: str) -> bool:
 
 def _far(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 2.5
+
+
+def _differ(a: float, b: float) -> bool:
+    return a != b
 
 
 # "trades compute for memory" turned round ("trades memory for compute").

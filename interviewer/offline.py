@@ -150,7 +150,7 @@ class OfflineGrader:
         if not texts:
             return grades
         padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
-        # answer -> (readings of which the best stands, readings that must keep its points)
+        # answer -> (readings of which the best stands, readings that must cover as much)
         readings = {}
         for n, (drop, (verdicts, origin)) in found.items():
             decided = bool(verdicts.of("covered") or verdicts.wrong_points())
@@ -166,9 +166,9 @@ class OfflineGrader:
         for n, (sure, keeps) in readings.items():
             # At the same score, the reading that names every wrong claim the answer made.
             candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
-            covered, wrong = grades[n].points("covered"), grades[n].points("contradicted")
+            wrong = grades[n].points("contradicted")
             candidates += [
-                g for g in (next(regraded) for _ in keeps) if g.points("covered") >= covered
+                g for g in (next(regraded) for _ in keeps) if g.covers_as_much(grades[n])
             ]
             for g in candidates:
                 if _rank(g) < _rank(grades[n]) and (

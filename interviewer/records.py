@@ -209,6 +209,17 @@ class Grade:
         """The key points given this verdict (covered, contradicted or missed)."""
         return frozenset(c.point_id or c.point for c in self.claims if c.verdict == verdict)
 
+    def covers_as_much(self, other: Grade) -> bool:
+        """Covers as many core key points, and as many in all, as `other` (not always the same
+        ones: a sentence that decides nothing can still tip the model on another point)."""
+
+        def counts(g: Grade) -> tuple[int, int]:
+            covered = [c for c in g.claims if c.verdict == "covered"]
+            return sum(c.weight == "core" for c in covered), len(covered)
+
+        mine, theirs = counts(self), counts(other)
+        return mine[0] >= theirs[0] and mine[1] >= theirs[1]
+
     def to_dict(self, with_references: bool = False) -> dict[str, Any]:
         d = asdict(self)
         if not with_references:

@@ -183,6 +183,28 @@ def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
             "An H100 SXM has 80 GB of HBM at about 3.35 TB/s.",
             None,
         ),
+        # A count of hardware pieces is exact (a warp of 64 threads is no rounding of 32), and
+        # a second count in the sentence may be another thing's ("a block up to 1024").
+        (
+            "A warp is a group of 32 threads that execute the same instruction in lockstep.",
+            "A warp is a group of 64 threads.",
+            "exact:number",
+        ),
+        (
+            "A warp is a group of 32 threads that execute the same instruction in lockstep.",
+            "A warp is a block of 1024 threads that share memory.",
+            "exact:number",
+        ),
+        (
+            "A warp is a group of 32 threads that execute the same instruction in lockstep.",
+            "A warp is 32 threads, and a block holds up to 1024 threads.",
+            None,
+        ),
+        (
+            "Shared memory is divided into 32 banks of 4-byte words.",
+            "Shared memory has 16 banks, so a stride of 16 words conflicts.",
+            "exact:number",
+        ),
         (
             "Spread over 125 nodes, 5 TB is only about 40 GB per node, which fits in host RAM.",
             "Demand: 200k samples/s at ~100 KB is ~20 GB/s, so plan the node's I/O for that.",
@@ -437,6 +459,19 @@ def test_the_model_contradicts_only_what_it_finds_contradictory_both_ways(embedd
     )
     assert shortfall.points[0].verdict != "contradicted"
     assert denial.points[0].verdict == "contradicted"
+
+
+def test_a_premise_reads_the_same_with_or_without_its_full_stop():
+    """The model learnt from premises that end in a full stop: a transcript typed without one
+    read "... you save bandwidth and launch overhead" as stating launch overhead at 0.36, and
+    the same words with a full stop at 0.57, so cutting a padding sentence off its end (which
+    leaves the stop behind) moved the verdict. Each premise and claim is now read as a sentence."""
+    from interviewer.nli import default_nli
+
+    said = "fused ops keep the intermediates in registers so you save bandwidth and launch overhead"
+    point = "Fusion also cuts kernel-launch overhead because fewer kernels are launched."
+    bare, ended = default_nli().probabilities([(said, point), (said + ".", point)])
+    assert bare.tolist() == ended.tolist()
 
 
 @pytest.mark.parametrize(

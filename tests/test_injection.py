@@ -278,11 +278,35 @@ def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
             assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
 
 
+def test_padding_run_on_to_a_transcript_without_full_stops_earns_nothing(built_index):
+    """A spoken or hastily typed answer has no full stop for padding to sit apart from: the
+    remark ran on as part of its last sentence and raised it ("... torch dot compile does this
+    Kernels, tensors, throughput: fascinating stuff" went from 4 to 5, padding `blind2`). It is
+    now read apart where it begins (a capitalised word, an acronym before a lower-case word, the
+    candidate's own word, a filler spoken with a capital), and earns nothing. (Not yet a list of
+    nouns with a remark, "Tensors, clusters, interconnects: what a time to be in this": the
+    model takes it for content that states a point.)"""
+    q = "What is pinned (page-locked) host memory?"
+    answer = (
+        "pinned memory is page locked host memory, the os cant swap it out so the gpu can dma "
+        "straight from it, copies get faster and cudaMemcpyAsync can actually overlap with compute"
+    )
+    pads = [
+        " So, uh, my first internship was mostly spent chasing exactly this kind of thing",
+        " thanks a lot for the chat today, I had fun",
+        " GPU programming is honestly the most fun part of any week",
+    ]
+    alone, *padded = _alone_and_padded(built_index, q, answer, pads)
+    assert alone.score >= 3
+    for pad, got in zip(pads, padded, strict=True):
+        assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
+
+
 def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
     """The other side of reading an answer again without the sentences that decide no verdict:
     such a sentence may be what the premise needed ("GDDR: ~1 TB/s" completes "HBM: ~3 TB/s"
     for the point that HBM has several times GDDR's bandwidth). That reading counts only when
-    it still covers every point; counted regardless, this answer fell from 3 to 1."""
+    it still covers as many points; counted regardless, this answer fell from 3 to 1."""
     q = "What is the difference between HBM and GDDR?"
     answer = (
         "HBM: stacked on the package, ~3 TB/s, pricey, datacenter cards. "
@@ -338,7 +362,8 @@ def test_how_an_answer_is_read_again_without_what_decides_nothing():
     """`rereadings`: without the padding always; without every undecided sentence only against
     a curated rubric (a row's own reference answer has too few points to say what else is
     content); an answer that decides nothing, on each sentence alone that is not padding;
-    and a sentence typed in lower case after a full stop is a sentence of its own."""
+    and a sentence typed in lower case after a full stop, or run on without one, is a sentence
+    of its own."""
     from interviewer.asides import rereadings
 
     text = "HBM is stacked DRAM. It sits on the package. Thanks for having me today."
@@ -358,3 +383,27 @@ def test_how_an_answer_is_read_again_without_what_decides_nothing():
         ["honestly cuda is the coolest thing ever"],
     )
     assert _run_on(typed) == ("", [])  # the first reading sets aside only who speaks
+    # Typed or spoken on without any full stop: a capitalised word, the candidate's own word
+    # or one that opens a remark, after a word that leads into no name, may begin a sentence.
+    spoken = "pinned memory is page locked so the copy engine can dma it"
+    for tail in (
+        "Tensors, kernels, clusters: what a field to work in",
+        "thanks for the great question today",
+        "honestly this stuff is the best part of the job",
+        "A huge part of my last role was tuning this",
+    ):
+        assert _run_on(f"{spoken} {tail}", typed=True) == (spoken, [tail])
+    # ... but not a name after a preposition, nor an "I" that goes on its sentence.
+    for one in (
+        "a queue serves items in First In, First Out order",
+        "copies go over PCIe to the GPU and back",
+        "that is why I would pin the staging buffers",
+    ):
+        assert _run_on(one, typed=True) == ("", []), one
+    from interviewer.detectors import strip_fillers
+
+    # A filler said with a capital after a lower-case word opens a sentence: a full stop stays.
+    assert strip_fillers("take the same path So, uh, there was this one time") == (
+        "take the same path. there was this one time"
+    )
+    assert strip_fillers("so a warp is, um, 32 threads") == "a warp is, 32 threads"

@@ -82,8 +82,13 @@ _PLAIN_START = re.compile(r"[A-Z][a-z']+\s+[a-z]")
 # own or one that opens a remark, after a lower-case word that does not lead into a name, may
 # begin a sentence.
 _TYPED_ON = re.compile(
-    r"(?<=[a-z,])\s+(?=[A-Z][a-z']+,?\s+[^A-Z\s]|[A-Z]{2,}\s+[a-z]|[AI]\b|(?:i|i'd|i'm|i've|i'll|im|ive|my|thanks|thank|yeah|honestly|anyway"
-    r"|anyways|btw|lmk|lol|haha|hope|ok|okay)(?=[\s,]))"
+    r"(?<=[a-z,])\s+(?="
+    r"[A-Z][a-z']+,?\s+[^A-Z\s]"  # a capitalised word, not a name of several
+    r"|[A-Z]{2,}\s+[a-z]"  # an acronym before a lower-case word
+    r"|[AI]\b"
+    r"|(?:i|i'd|i'm|i've|i'll|im|ive|my|thanks|thank"  # the candidate's own
+    r"|yeah|honestly|anyway|anyways|btw|lmk|lol|haha|hope|ok|okay)(?=[\s,])"  # opens a remark
+    r")"
 )
 _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|im|ive|my|me|myself|we|our|us)\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
@@ -153,7 +158,6 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
         return "", []
     at = sorted(starts)
     return segment[: at[0]].strip(), [segment[n:] for n in at]
-    return (segment[: starts[0]].strip(), [segment[at:] for at in starts]) if starts else ("", [])
 
 
 # Speaks of the candidate, or thanks: what the second pass (`undecided`) sets aside when it

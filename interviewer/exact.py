@@ -5,6 +5,7 @@ point and one answer sentence."""
 
 from __future__ import annotations
 
+import operator
 import re
 
 _ANTONYMS = [
@@ -195,7 +196,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
                 continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]
-            off = _differ if quantity in _COUNTS else _far
+            off = operator.ne if quantity in _COUNTS else _far
             if len(said) == 1 and said[0] > 0 and all(off(pv, said[0]) for pv in same):
                 return "exact:number"
     return None
@@ -276,10 +277,6 @@ def _than(text: str, word: str) -> bool:
 
 def _far(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 2.5
-
-
-def _differ(a: float, b: float) -> bool:
-    return a != b
 
 
 # "trades compute for memory" turned round ("trades memory for compute").

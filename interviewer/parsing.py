@@ -56,8 +56,14 @@ ABBREV = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl)\.$", re.IGNORECASE)
 _BULLET = re.compile(r"^\s*(?:[•\-*▪●◦]|\d{1,2}[.)])\s+")
 
 
+# A sentence ends at . ! ? before a capital, a digit or a quote; or before a lower-case word
+# when a word ends it (hastily typed and transcribed answers: "it's 32 threads. they run in
+# lockstep."), not an ellipsis; abbreviations ("e.g. the") are joined again below.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(“\"~])|(?<=[a-z0-9)][.!?])\s+(?=[a-z])")
+
+
 def split_sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?])\s+(?=[A-Z0-9(“\"~])", text.strip())
+    parts = _SENTENCE_END.split(text.strip())
     out: list[str] = []
     for part in parts:
         if out and ABBREV.search(out[-1]):

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from interviewer.parsing import is_chrome, key_points, parse_text
+from interviewer.parsing import is_chrome, key_points, parse_text, split_sentences
 from tests.conftest import CORPUS
 
 
@@ -123,6 +123,21 @@ def test_key_points_are_atomic_claims():
         "Loss scaling is needed for FP16.",
         "BF16 rarely overflows in training. Fast.",  # a fragment joins the claim before it
     )
+
+
+def test_a_sentence_typed_in_lower_case_is_a_sentence():
+    """Hastily typed and transcribed answers start sentences in lower case; abbreviations,
+    ellipses and dotted names are not sentence ends."""
+    assert split_sentences(
+        "a warp is 32 threads. they run in lockstep, e.g. the same instruction. "
+        "do.. while loops. torch.compile fuses them. Done."
+    ) == [
+        "a warp is 32 threads.",
+        "they run in lockstep, e.g. the same instruction.",
+        "do.. while loops.",
+        "torch.compile fuses them.",
+        "Done.",
+    ]
 
 
 def test_text_without_structure_yields_no_questions():

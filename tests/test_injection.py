@@ -232,9 +232,14 @@ def test_the_padding_model_tells_talk_from_claims():
         "My team lead still teases me about the night I rebooted the wrong GPU node.",
         "I could put together a small diagram afterwards if anyone wants one.",
         "Really glad we got to this one before time ran out.",
+        # Enthusiasm for the field's topics, typed in lower case (stop 35).
+        "honestly nvlink and tensor cores are just the best tech ever made",
+        "yeah memory hierarchies are honestly my favourite thing",
     ]
     content = [
         "I'd pin the host buffer so the copy can run asynchronously on a stream.",
+        "honestly the warp just runs both branches one after the other",
+        "yeah pinned pages can't be swapped out, so the gpu can dma from them",
         "um so the all-reduce is basically a reduce-scatter and then an all-gather",
         "Ring all-reduce.",
         "NVLink is slower than PCIe, so keep traffic off it.",  # wrong, still a claim
@@ -276,6 +281,29 @@ def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
         assert not alone.wrong_claims
         for pad, got in zip(pads, padded, strict=True):
             assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
+
+
+def test_enthusiasm_typed_after_a_full_stop_earns_nothing(built_index):
+    """A hastily typed answer starts its sentences in lower case; a remark on the field after
+    its last full stop ("... starves the os. honestly gpu memory and cuda streams are the
+    coolest things ever") took 3 to 5 before stop 35: it was no sentence of its own, and the
+    padding model did not know enthusiasm for the field's topics."""
+    answer = (
+        "pinned memory is page-locked host ram, so the gpu can dma straight from it and copies "
+        "can run async with compute. the catch is it can't be swapped out, so pinning too much "
+        "starves the os."
+    )
+    pads = [
+        " honestly gpu memory and cuda streams are the coolest things ever",
+        " yeah memory hierarchies are honestly my favourite thing",
+    ]
+    alone, *padded = _alone_and_padded(
+        built_index, "What is pinned (page-locked) host memory?", answer, pads
+    )
+    assert alone.score >= 2
+    for got in padded:
+        assert got.score <= alone.score
+        assert [c.verdict for c in got.claims] == [c.verdict for c in alone.claims]
 
 
 def test_padding_run_on_to_a_transcript_without_full_stops_earns_nothing(built_index):

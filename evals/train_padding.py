@@ -5,7 +5,9 @@
 A logistic regression over the packaged MiniLM's sentence vectors (each sentence embedded
 alone). Padding: evals/data/padding_train.jsonl's padding sentences (pleasantries, appeals,
 self-praise, anecdotes, offers, vague talk in the field's words, meta-comments; written for
-training by a helper that saw neither the grader nor the padding eval's sentences) and
+training by a helper that saw neither the grader nor the padding eval's sentences; stop 35
+added enthusiasm for the field's topics and content sentences in the same styles, written by
+a developer who had read the dev split's pads, `blind2`, and not the held-out ones) and
 asides.GENERIC. Content: that file's content sentences (candidate-voiced, spoken, terse and
 confidently wrong ones) and the authored rubrics' key points, paraphrases and misconceptions,
 less the in-domain test split's questions. Writes interviewer/data/padding.json (a few KB).

@@ -57,8 +57,9 @@ _BULLET = re.compile(r"^\s*(?:[•\-*▪●◦]|\d{1,2}[.)])\s+")
 
 
 # A sentence ends at . ! ? before a capital, a digit or a quote; or before a lower-case word
-# when a word ends it (hastily typed and transcribed answers: "it's 32 threads. they run in
-# lockstep."), not an ellipsis; abbreviations ("e.g. the") are joined again below.
+# when a lower-case letter, a digit or a bracket comes before the stop (hastily typed answers:
+# "it's 32 threads. they run in lockstep."), so not after an ellipsis; abbreviations ("e.g.
+# the") are joined again below.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(“\"~])|(?<=[a-z0-9)][.!?])\s+(?=[a-z])")
 
 

@@ -286,8 +286,9 @@ def test_padding_that_decides_nothing_never_raises_a_grade(built_index):
 def test_enthusiasm_typed_after_a_full_stop_earns_nothing(built_index):
     """A hastily typed answer starts its sentences in lower case; a remark on the field after
     its last full stop ("... starves the os. honestly gpu memory and cuda streams are the
-    coolest things ever") took 3 to 5 before stop 35: it was no sentence of its own, and the
-    padding model did not know enthusiasm for the field's topics."""
+    coolest things ever") took 3 to 5 before stop 35: the padding model did not know
+    enthusiasm for the field's topics, and the remark, kept, tipped the claim checker's reading
+    of the whole short answer onto two more points."""
     answer = (
         "pinned memory is page-locked host ram, so the gpu can dma straight from it and copies "
         "can run async with compute. the catch is it can't be swapped out, so pinning too much "

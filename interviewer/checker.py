@@ -1,7 +1,8 @@
 """The offline claim checker: pairs each key point with the answer's most similar sentences,
 asks the NLI cross-encoder (`nli.py`), and keeps cheap exact checks beside it where sure
 (`exact.py`: inverted comparatives, negation, numbers with the same unit; `roles.py`: swapped
-roles). Returns the `claims.Verdicts` every grader returns.
+roles; `dismissal.py`: a key point's fix waved away). Returns the `claims.Verdicts` every
+grader returns.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
 from .disagreement import disagree, opening, opposed, turned_verdict
+from .dismissal import dismissed_points
 from .exact import exact_contradiction
 from .nli import Entailment
 from .roles import (
@@ -87,6 +89,7 @@ class Case:
     # The whole answer as read: two things whose roles it swaps may sit in two sentences
     # ("Tensor Cores are the general-purpose units ... CUDA cores are the specialized ones").
     text: str = ""
+    question: str = ""  # its words name the topic, not the thing a dismissal waves away
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -194,6 +197,15 @@ def _decide(
         return probs[a[0]]
 
     verdicts = []
+    # Each sentence as said (not the whole short answer read as one premise).
+    said_alone = [t for i, t in enumerate(case.sentences) if not _inside(case, i)]
+    # Only against curated or automatic key points: a row's own reference answer is prose
+    # (SAF's "self-clocking / clock recovery is not as necessary" was read as asserting it).
+    waved = (
+        {}
+        if case.given
+        else dismissed_points([c.text for c in case.claims], said_alone, case.question)
+    )
     for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
         quote = partial(_quote, case, case.claim_vectors[n_claim])
         # A closed question answered the other way ("No, because ..." to "Yes, all metals
@@ -201,6 +213,11 @@ def _decide(
         if case.text and turned_verdict(claim.verdict or opening(claim.text), case.text):
             first = case.sentences[0] if case.sentences else case.text
             verdicts.append(PointVerdict(claim, "contradicted", first, 0.0, 1.0, "exact:verdict"))
+            continue
+        if n_claim in waved:
+            verdicts.append(
+                PointVerdict(claim, "contradicted", waved[n_claim], 0.0, 0.9, "exact:dismissed")
+            )
             continue
         if not asked:
             verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))

@@ -294,6 +294,7 @@ class OfflineGrader:
                 (question, answer.strip()) if terse_reply else None,
                 verbatim,
                 an.text or answer,
+                question,
             )
             cases.append(case)
             where.append((n, origin))

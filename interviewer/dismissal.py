@@ -1,0 +1,136 @@
+"""An answer that waves away what a key point recommends: "loss scaling isn't needed",
+"collective order doesn't matter", "the input pipeline has nothing to do with utilization".
+The NLI model reads such a sentence as neutral to "add dynamic loss scaling ..." (it shares two
+words with it), so a confident wrong answer kept the point's credit from its other sentences.
+A dismissal contradicts the one key point that names the dismissed thing, where that point
+asserts it (a point that itself says "without loss scaling" agrees)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .exact import _NEGATION, terms
+
+_HELPS = (
+    r"(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not|wouldn't|would\s+not|can't|cannot)"
+    r"\s+(?:really\s+|actually\s+)?(?:help|matter|fix|solve|change\s+anything)"
+)
+_NEEDED = (
+    r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:really\s+|even\s+|actually\s+)?"
+    r"(?:needed|necessary|required|relevant|the\s+(?:problem|issue|cause|fix))"
+)
+_UNRELATED = r"(?:has|have)\s+nothing\s+to\s+do\s+with"
+_DISMISSAL = re.compile(rf"([^,;:()]+?)\s+(?:{_HELPS}|{_NEEDED}|{_UNRELATED})\b", re.I)
+# "no need for X", "you don't need X", "don't bother with X": the thing follows ("when there
+# is no need for" is a condition; "BF16 doesn't need loss scaling" is about BF16, not a flat
+# "you").
+_NO_NEED = re.compile(
+    r"(?<!when there is )(?<!if there is )\b(?:no\s+need\s+for|don't\s+bother\s+with"
+    r"|(?:you|we|i)\s+(?:really\s+)?(?:don't|do\s+not|never)\s+need(?:\s+to\s+use)?)\s+"
+    r"([^,;:.()]+)",
+    re.I,
+)
+_LIMITED_WITHIN = re.compile(
+    r"\b(?:with|for|on|in|when|if|unless|once|under|as\s+long\s+as)\b", re.I
+)
+# A dismissal within limits is no dismissal: "X alone won't help", "isn't needed with BF16",
+# "doesn't matter for inference", "won't help if the hang is in the loader".
+_LIMITED_AFTER = re.compile(
+    r"^\s*(?:with|for|on|in|at(?!\s+all)|to|when|if|unless|once|under|until|beyond|past|by\s+itself|"
+    r"on\s+its\s+own|alone|much|as\s+much|yet|anymore|any\s+more|there)\b",
+    re.I,
+)
+_LIMITED_BEFORE = re.compile(
+    r"\b(?:alone|by\s+itself|on\s+its\s+own|only|just|always|if|when|unless|once)\s*$", re.I
+)
+# "if you're already at peak bandwidth it won't help": a condition, not a dismissal.
+_CONDITION = re.compile(r"(?:if|when|whenever|unless|once|until|where)\b", re.I)
+_LEADING = re.compile(
+    r"^(?:(?:so|and|but|because|since|while|then|also|though|although|that|which|where|here|"
+    r"now|and\s+so|in\s+fact|honestly|actually)\s+)+",
+    re.I,
+)
+_VAGUE = {"it", "this", "that", "they", "these", "those", "there", "which", "what", "anything"}
+
+
+def dismissed(sentence: str) -> list[str]:
+    """The things a sentence says do not help, matter or relate, stated flatly (no question,
+    no limiting "alone", "with BF16", "if ...")."""
+    if sentence.rstrip().endswith("?"):
+        return []
+    out = []
+    for m in _DISMISSAL.finditer(sentence):
+        thing = _LEADING.sub("", m.group(1).strip())
+        if thing.lower() in ("which", "that") and m.start(1) > 1:
+            # "skip activation checkpointing, which won't help": the words before the comma.
+            thing = " ".join(sentence[: m.start(1)].rstrip(" ,").split()[-3:])
+        limited = _LIMITED_BEFORE.search(thing) or _CONDITION.match(thing)
+        if limited or _LIMITED_AFTER.match(sentence[m.end() :]):
+            continue
+        out.append(thing)
+    out += [
+        m.group(1).strip()
+        for m in _NO_NEED.finditer(sentence)
+        if not _LIMITED_WITHIN.search(m.group(1))
+    ]
+    return [t for t in out if set(terms(t)) - _VAGUE]
+
+
+def dismissed_points(
+    points: Sequence[str], sentences: Sequence[str], question: str = ""
+) -> dict[int, str]:
+    """{index of a point: the sentence that dismisses what it asserts}. The dismissed thing's own
+    words (beyond the question's) must be in the point, and the point must name more of the
+    thing than any other point does: "NCCL_DEBUG won't help" is about the point that says to
+    set NCCL_DEBUG, not every point that names NCCL; of several, the one naming it first."""
+    asked = set(terms(question))
+    point_terms = [set(terms(p)) for p in points]
+    found: dict[int, str] = {}
+    for sentence in sentences:
+        for thing in dismissed(sentence):
+            words = set(terms(thing)) - _VAGUE
+            own = words - asked
+            if not own:
+                continue  # "mixed precision doesn't affect ..." to a question on mixed precision
+            share = [
+                len(words & pt) / len(words) if 3 * len(own & pt) >= 2 * len(own) else 0.0
+                for pt in point_terms
+            ]
+            # Of the points naming most of it, not one that denies it too ("trains without loss
+            # scaling", "self-clocking is not as necessary"), the one that names it soonest: what
+            # a point names first is what it is about.
+            best = max(share, default=0.0)
+            named = [
+                n for n, got in enumerate(share) if got == best > 0 and not _denies(points[n], own)
+            ]
+            if named:
+                n = min(named, key=lambda n: _first_at(points[n], own))
+                found.setdefault(n, sentence)
+    return found
+
+
+def _first_at(text: str, words: set[str]) -> float:
+    """Where in the text (0 at its start, 1 at its end) it first names one of the words."""
+    said = terms(text)
+    return next((i for i, t in enumerate(said) if t in words), len(said)) / max(1, len(said))
+
+
+_CLAUSES = re.compile(r"[,;:]\s*|\s+(?:so|and|but|because|which|while|whereas)\s+", re.I)
+
+
+# Anywhere in a point, these may say the thing is what is spared ("BF16 training avoids the
+# underflow ... that forces loss scaling in FP16"): such a point is not contradicted.
+_SPARES = re.compile(
+    r"\b(?:except|unnecessary|optional|irrelevant|needless|rather\s+than|instead\s+of|avoids?"
+    r"|avoiding|eliminates?|removes?\s+the\s+need|no\s+longer|spares?)\b",
+    re.I,
+)
+
+
+def _denies(point: str, words: set[str]) -> bool:
+    """The point's clause naming the thing has a negation of its own, or the point may say the
+    thing is spared."""
+    return bool(_SPARES.search(point)) or any(
+        _NEGATION.search(clause) and set(terms(clause)) & words for clause in _CLAUSES.split(point)
+    )

@@ -1,7 +1,8 @@
 """An answer that waves away what a key point recommends: "loss scaling isn't needed",
 "collective order doesn't matter", "the input pipeline has nothing to do with utilization".
-The NLI model reads such a sentence as neutral to "add dynamic loss scaling ..." (it shares two
-words with it), so a confident wrong answer kept the point's credit from its other sentences.
+The NLI model does not read it as a denial: with the whole short answer as its premise it left
+"If you must stay on FP16, you add dynamic loss scaling ..." covered by an answer that ended
+"loss scaling isn't needed since it only affects speed" (3/5 with nothing wrong listed).
 A dismissal contradicts the one key point that names the dismissed thing, where that point
 asserts it (a point that itself says "without loss scaling" agrees)."""
 

@@ -19,7 +19,6 @@ from dataclasses import asdict, replace
 
 import numpy as np
 
-from interviewer.checker import Thresholds
 from interviewer.claim_evals import verdict_label
 from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
@@ -30,6 +29,7 @@ from interviewer.ingest import ingest
 from interviewer.metrics import f1_scores, qwk
 from interviewer.offline import OfflineGrader
 from interviewer.references import gather
+from interviewer.thresholds import Thresholds
 
 GRID = {
     "input_weight": (0.0, 0.25),  # verdicts' weight for a row's own reference answer

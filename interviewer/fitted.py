@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .checker import Thresholds
 from .features import FEATURES
+from .thresholds import Thresholds
 
 MODEL_FILE = Path(__file__).parent / "data" / "offline_grader.json"
 

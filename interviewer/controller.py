@@ -16,7 +16,8 @@ from typing import Any
 from .card import closed_after, grade_card, score_so_far
 from .config import Settings
 from .delivery import Spoken, unsure_transcript
-from .errors import InterviewerError
+from .errors import InputError, InterviewerError
+from .grader import too_long
 from .interview import Engine
 from .progress import due, review_schedule, review_summary, topic_progress, weak_topics
 from .report import printable_html, question_scores, to_json, to_markdown, topic_scores
@@ -169,6 +170,8 @@ class Controller:
             raise InterviewerError("this interview has ended: press Start for a new one")
         if not text.strip():
             raise InterviewerError("type or speak an answer first, or press Skip")
+        if problem := too_long(text, self.settings):  # before the answer is shown as graded
+            raise InputError(f"{problem}: shorten it and send it again")
         if turns_seen >= 0 and turns_seen != len(session.turns):
             raise InterviewerError("that question was already answered; see the conversation")
         before = self.view(session)
@@ -212,6 +215,10 @@ class Controller:
                 return
             else:
                 raise value
+
+    def stored(self, owner: str, session_id: str) -> View:
+        """The session as stored: what the page shows again when a turn failed half-way."""
+        return self.view(self._load(owner, session_id))
 
     def command(self, owner: str, session_id: str, name: str) -> View:
         session = self._load(owner, session_id)

@@ -16,7 +16,7 @@ from typing import Any
 
 from .bank import Bank
 from .delivery import assess
-from .records import Question
+from .records import Provenance, Question
 from .rubrics import Rubric
 from .session import Session, question_result
 
@@ -102,6 +102,7 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                     for c in result.claims
                 ],
                 "model_answer": rubric.model_answer if rubric else "",
+                "graded_by": sorted({grader_label(t.grade.provenance) for t in turns if t.grade}),
             }
         )
     answered = [s for s in scores.values() if s is not None]
@@ -123,8 +124,20 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
         "wrong_claims": wrong,
         "study_plan": study,
         "questions": questions,
+        "graded_by": sorted(
+            {grader_label(t.grade.provenance) for t in session.turns if t.grade is not None}
+        ),
         "turns": [turn_to_dict(t) for t in session.turns],
     }
+
+
+def grader_label(p: Provenance) -> str:
+    """Which grader gave a score, in words: never an offline score shown as the LLM's."""
+    if p.grader == "llm":
+        version = f", prompt {p.prompt_version}" if p.prompt_version else ""
+        return f"the LLM grader ({p.model}{version})"
+    checker = f", claim checker {p.claim_checker}" if p.claim_checker else ""
+    return f"the offline grader on this computer ({p.model}{checker})"
 
 
 def _verdict_line(mean: float | None) -> str:
@@ -162,6 +175,8 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         "",
         _verdict_line(mean),
         "",
+        f"_Graded by {' and '.join(data['graded_by'])}._" if data["graded_by"] else "",
+        "",
         "## Scores by topic",
         "",
         "| topic | mean score |",
@@ -192,6 +207,8 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
     for n, q in enumerate(data["questions"], 1):
         score = "skipped" if q["skipped"] else f"{q['score']}/5"
         lines += [f"### {n}. {q['question']} — {score}", ""]
+        if len(data["graded_by"]) > 1 and q["graded_by"]:  # graders mixed: say whose this is
+            lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
         for a, said in zip(q["answers"], q["delivery"], strict=True):
             lines += [f"> {a or '(empty)'}", ""]
             if said:

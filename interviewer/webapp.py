@@ -125,14 +125,14 @@ def build_ui(ctl: Controller) -> Any:
 
         return wrapped
 
-    def show(v: View, keep_draft: bool = False) -> tuple[Any, ...]:
+    def show(v: View, keep_draft: bool = False, draft_text: str = "") -> tuple[Any, ...]:
         # Once the interview is over, the answer box and the buttons that need it are off.
         # A hint, a repeat or End keeps what the candidate has typed so far.
         live = gr.update(interactive=v.active)
         draft = (
             gr.update(interactive=v.active)
             if keep_draft
-            else gr.update(value="", interactive=v.active)
+            else gr.update(value=draft_text, interactive=v.active)
         )
         return (
             v.session_id,
@@ -280,11 +280,16 @@ def build_ui(ctl: Controller) -> Any:
         def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
             """A mistake (empty answer, ended interview, double submit) is a short notice
             beside the input; the conversation and the typed draft stay as they were."""
+            shown = False
             try:
                 for view in ctl.answer_stream(o, s, a, n):
+                    shown = True
                     yield (*show(view), "")
             except InterviewerError as e:
-                yield (*[gr.skip()] * len(outs), f"⚠️ {e}")
+                if not shown:
+                    yield (*[gr.skip()] * len(outs), f"⚠️ {e}")
+                else:  # shown as being graded: the stored turns again, the answer in the box
+                    yield (*show(ctl.stored(o, s), draft_text=a), f"⚠️ {e}")
 
         def build_report(o: str, s: str) -> tuple[Any, ...]:
             md, rows, paths = ctl.report(o, s)

@@ -326,6 +326,18 @@ def test_mistakes_get_a_notice_and_the_conversation_stays(server, browser):
     )
     assert page.locator("#chat .message").count() == before
     assert "question 1/" in page.inner_text("#status")
+    # Over the length limit (a helper's trial, stop 36: the chat showed it "Grading…" for
+    # good and the box was emptied): refused at once, the conversation as it was, the text
+    # kept to shorten.
+    too_long = "word " * 1800
+    page.fill("#answer textarea", too_long)
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#notice').innerText.includes('the limit is')", timeout=30_000
+    )
+    assert page.locator("#chat .message").count() == before
+    assert "Grading" not in page.inner_text("#chat")
+    assert page.input_value("#answer textarea") == too_long
     page.fill("#answer textarea", "Half an answer I am still typing")
     page.click("#hint")  # a hint keeps the draft
     page.wait_for_function("document.querySelector('#chat').innerText.includes('Hint')")

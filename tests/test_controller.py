@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from interviewer.controller import Controller
-from interviewer.errors import InterviewerError
+from interviewer.errors import InputError, InterviewerError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.store import Store
@@ -66,6 +66,15 @@ def test_a_double_submit_after_the_grade_is_refused_not_graded_again(controller)
         controller.answer(owner, view.session_id, ANSWER, view.turns)
     stored = controller.store.load(view.session_id)
     assert stored is not None and len(stored.turns) == 1
+
+
+def test_an_answer_over_the_limit_is_refused_before_it_is_shown_as_graded(controller):
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "phone screen", 2)
+    stream = controller.answer_stream(owner, view.session_id, "word " * 1800, view.turns)
+    with pytest.raises(InputError, match="the limit is 8000"):
+        next(stream)  # nothing yielded first: no "Grading…" for an answer never graded
+    assert controller.stored(owner, view.session_id).chat == view.chat
 
 
 def test_another_browser_is_answered_as_if_the_session_did_not_exist(controller):

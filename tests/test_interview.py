@@ -273,6 +273,34 @@ def test_the_report_studies_what_was_not_answered_and_speaks_of_questions(engine
     assert "0 / 5** over 1 question (1 skipped)" in md
 
 
+def test_the_report_says_which_grader_gave_each_score(engine):
+    """A helper's trial (stop 36): only the JSON said which grader scored; the Markdown and
+    printable reports did not, and a session the LLM grader scored in part must say whose
+    score is whose."""
+    from dataclasses import replace
+
+    from interviewer.report import printable_html, to_json, to_markdown
+
+    s = engine.start(Plan(("memory",), "easy", 2, "rapid-fire"))
+    s.current = engine._ask(hbm_question(engine))
+    engine.answer(s, "HBM is 3D-stacked memory on the package with far more bandwidth.")
+    md = to_markdown(s, engine.bank, engine.rubric)
+    offline = "the offline grader on this computer (offline-linear-v4 + all-MiniLM-L6-v2"
+    assert f"_Graded by {offline}" in md and "LLM" not in md
+    assert "Graded by the offline grader" in printable_html(md, "report")
+    # One turn graded by the LLM (a server that came back): each question names its grader.
+    first = s.turns[0]
+    assert first.grade is not None
+    llm = replace(first.grade.provenance, grader="llm", model="Qwen3-8B", prompt_version="v3")
+    s.turns[0] = replace(first, grade=replace(first.grade, provenance=llm))
+    engine.answer(s, "I don't know.")
+    data = to_json(s, engine.bank, engine.rubric)
+    assert data["graded_by"] == ["the LLM grader (Qwen3-8B, prompt v3)", data["graded_by"][1]]
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert md.count("_Graded by the LLM grader (Qwen3-8B, prompt v3)._") == 1
+    assert md.count(f"_Graded by {offline}") == 1
+
+
 def test_a_hint_on_a_follow_up_is_about_the_point_it_probes(engine):
     s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
     q = hbm_question(engine)

@@ -65,6 +65,9 @@ def check_many(
     pairs: list[tuple[str, str]] = []
     claim_asks: list[list[list[Ask]]] = []
     wrong_asks: list[list[list[Ask]]] = []
+    # Per misconception asked about: the pair (its key point, it), which tells whether the
+    # model can tell the two apart at all.
+    wrong_own: list[list[int | None]] = []
     in_context: list[int | None] = []
     for case in cases:
         if case.context is not None:
@@ -80,7 +83,8 @@ def check_many(
         )
         wv = case.wrong_vectors
         texts = {c.id: c.text for c in case.claims}
-        asks = []
+        asks: list[list[Ask]] = []
+        own: list[int | None] = []
         for n, w in enumerate(case.wrongs if wv is not None else ()):
             assert wv is not None
             asked = _ask(
@@ -93,7 +97,11 @@ def check_many(
                 floor=th.wrong_min_sim,
             )
             asks.append(asked)
+            own.append(len(pairs) if asked else None)
+            if asked:
+                pairs.append((texts.get(w.contradicts, w.text), w.text))
         wrong_asks.append(asks)
+        wrong_own.append(own)
     probs = nli.probabilities(pairs) if (nli is not None and pairs) else None
     # The model's contradictions are confirmed read the other way round, in one more call.
     flipped: list[tuple[str, str]] = []
@@ -103,8 +111,9 @@ def check_many(
             flipped.append((claim, sentence))
         return True
 
-    for case, ca, wa, ctx in zip(cases, claim_asks, wrong_asks, in_context, strict=True):
-        _decide(case, ca, wa, probs, th, ask_back, ctx)
+    decided = list(zip(cases, claim_asks, wrong_asks, wrong_own, in_context, strict=True))
+    for case, ca, wa, wo, ctx in decided:
+        _decide(case, ca, wa, wo, probs, th, ask_back, ctx)
     reverse: dict[tuple[str, str], float] = {}
     if flipped and nli is not None:
         reverse = dict(zip(flipped, map(float, nli.probabilities(flipped)[:, 2]), strict=True))
@@ -113,8 +122,7 @@ def check_many(
         return min(forward, reverse.get((claim, sentence), 0.0)) >= th.contradict_both
 
     return [
-        _decide(case, ca, wa, probs, th, confirmed, ctx)
-        for case, ca, wa, ctx in zip(cases, claim_asks, wrong_asks, in_context, strict=True)
+        _decide(case, ca, wa, wo, probs, th, confirmed, ctx) for case, ca, wa, wo, ctx in decided
     ]
 
 
@@ -148,6 +156,7 @@ def _decide(
     case: Case,
     claim_asks: list[list[Ask]],
     wrong_asks: list[list[Ask]],
+    wrong_own: list[int | None],
     probs: np.ndarray | None,
     th: Thresholds,
     confirmed: Callable[[str, str, float], bool],
@@ -248,7 +257,7 @@ def _decide(
         else:  # partly stated at most: the entailment probability as fractional credit
             verdicts.append(PointVerdict(claim, "missed", "", round(e, 3), _margin(e, th.entail)))
     stated = []
-    for wrong, asked in zip(case.wrongs, wrong_asks, strict=True):
+    for wrong, asked, own in zip(case.wrongs, wrong_asks, wrong_own, strict=True):
         if asked and probs is not None:
             # Stated: the sentence says the wrong claim clearly more than the right one (a
             # misconception shares most of its words with the key point it inverts).
@@ -259,6 +268,11 @@ def _decide(
             # Two readings that agree: it says the misconception and denies the point.
             agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
             assert case.wrong_vectors is not None
+            # The model reads the key point itself as saying the misconception ("... plain data
+            # parallelism ..., with no tensor or pipeline parallelism" entailed "needs tensor
+            # and pipeline parallelism" at 0.90): its reading cannot tell them apart, so the
+            # sentence must be at least as near the misconception's texts as the point's.
+            confusable = own is not None and float(probs[own][0]) >= th.confusable
             # The sentence that says it: inside a short answer read whole, the one nearest it.
             part = _part(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
             # ... about the thing the misconception names (the model barely tells MIG from
@@ -267,7 +281,7 @@ def _decide(
                 (clearly or agreeing)
                 and _asserts(case, best[1])
                 and not about_another(wrong.text, case.sentences[part])
-                and not _restates_instead(case, part, wrong, th)
+                and not _restates_instead(case, part, wrong, th, confusable)
                 and not opposed(wrong.text, case.sentences[part])
             )
             if said:
@@ -335,9 +349,12 @@ def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
     return i if case.verbatim[i, n_claim] >= th.verbatim else None
 
 
-def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
+def _restates_instead(
+    case: Case, i: int, wrong: Wrong, th: Thresholds, confusable: bool = False
+) -> bool:
     """Sentence i restates the key point the misconception contradicts: nearly word for word
-    and nearer to it than to the misconception, or clearly nearer to it."""
+    and nearer to it than to the misconception, or clearly nearer to it (nearer at all, for a
+    misconception the model cannot tell from its point)."""
     if case.verbatim is None or case.wrong_vectors is None:
         return False
     ids = [c.id for c in case.claims]
@@ -345,7 +362,8 @@ def _restates_instead(case: Case, i: int, wrong: Wrong, th: Thresholds) -> bool:
         return False
     near = float(case.verbatim[i, ids.index(wrong.contradicts)])
     to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
-    return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + th.nearer_point
+    margin = 0.0 if confusable else th.nearer_point
+    return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + margin
 
 
 def _asserts(case: Case, i: int) -> bool:

@@ -46,3 +46,6 @@ class Thresholds:
     # 0.71 to the misconception's) as stating "The H100 uses GDDR6X memory."; the blind dev
     # split's stated misconceptions all sit nearer the misconception.
     nearer_point: float = 0.1
+    # ... and nearer at all, for a misconception its own key point entails at least this surely
+    # (78 of the rubrics' 327 at 0.5): the model cannot tell the two apart.
+    confusable: float = 0.5

@@ -647,6 +647,31 @@ def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
     assert good.wrong_claims == () and good.score >= 3
 
 
+def test_a_misconception_the_model_cannot_tell_from_its_point_needs_the_nearer_sentence(
+    built_index,
+):
+    """A browser trial (stop 36): this right answer scored 1 with "A 1B-parameter model needs
+    tensor and pipeline parallelism" named as what it said. The model reads the key point
+    itself ("... plain data parallelism ... with no tensor or pipeline parallelism") as
+    entailing that misconception at 0.90; such a misconception is now stated only by a
+    sentence at least as near its texts as the point's."""
+    grade_pair = _bank_grader(
+        built_index,
+        "Architect a distributed training system to run a single 1B-parameter transformer on "
+        "1024 GPUs across multiple racks and finish within 24 hours. Requirements include "
+        "efficient inter-GPU communication, spot-instance friendliness, checkpoint/resume, "
+        "multi-tenant scheduler, and cost tracking. Describe compute topology, communication "
+        "strategy, checkpoint staging, scheduler behavior, and cost-accounting approaches.",
+    )
+    (right,) = grade_pair(
+        "A 1B-parameter model fits comfortably on one GPU, so I'd use plain data parallelism "
+        "(DDP) across all 1024 GPUs, 8 GPUs per node over NVLink and InfiniBand between nodes, "
+        "with NCCL all-reduce of gradients overlapped with backward."
+    )
+    assert right.wrong_claims == ()
+    assert any(c.point_id == "sizing" and c.verdict == "covered" for c in right.claims)
+
+
 def test_a_trade_turned_round_is_wrong_however_sure_the_model_is(built_index):
     """Blind set, dev split: the model entailed "trades compute for memory" from "trades memory
     for compute" at 0.91, and a sure entailment overruled the exact check, so this inverted

@@ -13,11 +13,18 @@ from .parsing import key_points
 from .records import Question, Reference, ReferenceSet
 from .rubrics import Rubric, Rubrics, auto_rubric, whole_sentences
 
+# Words a file name writes in lower case that a reader expects as the field writes them.
+_ACRONYMS = {
+    w.lower(): w for w in ("AI", "GPU", "CUDA", "ML", "MLOps", "LLM", "NCCL", "HBM", "CPU")
+}
+
 
 def readable_source(source: str, section: str = "") -> str:
     """'gpu-cuda-interview-questions.txt' + 'Easy — fundamentals' ->
-    'Gpu cuda interview questions, section "Easy — fundamentals"'."""
-    title = Path(source).stem.replace("-", " ").replace("_", " ").strip().capitalize()
+    'GPU CUDA interview questions, section "Easy — fundamentals"'."""
+    words = Path(source).stem.replace("-", " ").replace("_", " ").split()
+    title = " ".join(_ACRONYMS.get(w.lower(), w.lower()) for w in words)
+    title = title[:1].upper() + title[1:]
     return f'{title}, section "{section}"' if section else title
 
 

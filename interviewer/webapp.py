@@ -147,6 +147,7 @@ def build_ui(ctl: Controller) -> Any:
             live,
             live,
             live,
+            live,
             v.report,
         )
 
@@ -254,7 +255,7 @@ def build_ui(ctl: Controller) -> Any:
 
         outs = [
             *(sid, remembered, chat, card, refs, status, answer, seen),
-            *(send, skip, hint, repeat, report_md),
+            *(send, skip, hint, repeat, end, report_md),
         ]
         past_outs = [history, weak, progress, review_due]
 
@@ -339,7 +340,7 @@ def build_ui(ctl: Controller) -> Any:
             if session is None or session.owner != o:
                 blank: tuple[Any, ...] = (
                     *("", "", [], "", "", "Press Start to begin.", gr.skip(), -1),
-                    *[gr.update(interactive=True)] * 4,
+                    *[gr.update(interactive=True)] * 5,
                     "",
                 )
                 return (*blank, *earlier, k, o, *[gr.skip()] * 4)

@@ -346,6 +346,7 @@ def test_mistakes_get_a_notice_and_the_conversation_stays(server, browser):
     page.wait_for_function("document.querySelector('#status').innerText.includes('ended')")
     page.wait_for_function("document.querySelector('#answer textarea').disabled")
     assert page.locator("#send").is_disabled() and "Error" not in page.inner_text("#chat")
+    assert page.locator("#end").is_disabled()  # was left on, doing nothing (stop 36 trial)
     # End keeps what was typed (to copy), in a box that no longer takes answers.
     assert page.input_value("#answer textarea") == "Half an answer I am still typing"
     ctx.close()

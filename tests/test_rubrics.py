@@ -99,3 +99,16 @@ def test_auto_rubric_keeps_whole_sentences_only():
     r = auto_rubric("q-0123456789", "How do you fix OOM?", ref)
     assert r is not None and r.origin == "auto" and len(r.key_points) == 2
     assert all(not shares_run(k.text, k.probe) for k in r.key_points)
+
+
+def test_a_source_is_named_as_the_field_writes_it():
+    """A browser trial (stop 36) read "(source: Ai system scalability questions 2)"."""
+    from interviewer.references import readable_source
+
+    assert readable_source("ai-system-scalability-questions-2.txt") == (
+        "AI system scalability questions 2"
+    )
+    assert readable_source("gpu-cuda-interview-questions.txt", "Easy — fundamentals") == (
+        'GPU CUDA interview questions, section "Easy — fundamentals"'
+    )
+    assert readable_source("my_team_notes.md") == "My team notes"

@@ -316,8 +316,11 @@ def rereadings(
 
 
 def without(answer: str, parts: Sequence[str]) -> str:
-    """The answer less these segments, with the commas and "and"s that joined them."""
+    """The answer less these segments, with the commas and "and"s that joined them; a
+    segment that ended its sentence leaves the full stop ("..., so I'd use DDP." -> ".")."""
     for part in parts:
-        answer = answer.replace(part, "\0")
-    answer = re.sub(r"(?:[,;]\s*(?:(?:and|but|so|while)\s+)?)?\0\s*", " ", answer)
+        answer = answer.replace(part, "\0" + (part[-1] if part[-1] in ".!?" else ""))
+    joined = r"[,;]\s*(?:(?:and|but|so|while)\s+)?"
+    answer = re.sub(joined + r"\0([.!?])", r"\1", answer)
+    answer = re.sub(rf"(?:{joined})?\0[.!?]?\s*", " ", answer)
     return re.sub(r"\s+([,;.])", r"\1", " ".join(answer.split()))

@@ -8,7 +8,13 @@ from dataclasses import replace
 from . import injection
 from .records import Grade, Provenance, ReferenceSet
 
-_FILLERS = re.compile(r"\b(um+|uh+|er+|like|you know|so|well|hmm+|okay|ok|basically)\b[,.]?", re.I)
+_FILLERS = re.compile(
+    r"\b(?:um+|uh+|er+|you know|hmm+|okay|ok|basically)\b[,.]?"
+    # "so", "like" and "well" carry meaning before a word ("..., so use tensor parallelism", "ops
+    # like bias", "as well as"): fillers only with a comma after them or opening a sentence.
+    r"|\b(?:so|like|well)\b,|(?:^|(?<=[.!?]\s))(?:so|well)\b",
+    re.I,
+)
 
 _NON_ANSWER = re.compile(
     r"^\W*(?:(?:i|we)\s+(?:really\s+)?(?:do\s*n[o']?t|dont|have\s+no|am\s+not\s+sure|'m\s+not\s+sure)"

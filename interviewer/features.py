@@ -159,7 +159,9 @@ def content_words(text: str) -> set[str]:
 def segments(answer: str, limit: int = 12) -> list[str]:
     parts: list[str] = []
     for s in split_sentences(answer):
-        parts.extend(c.strip() for c in re.split(r";\s+|,\s+(?:and|but|so|while)\s+", s) if c)
+        # Not at ", so": a cause read apart from its consequence reads as a bare claim
+        # ("CUDA launches are blocking" | "the CPU already waits on every kernel").
+        parts.extend(c.strip() for c in re.split(r";\s+|,\s+(?:and|but|while)\s+", s) if c)
     return [p for p in parts if len(p.split()) >= 2][:limit]
 
 

@@ -24,6 +24,7 @@ from .asides import (
     without,
 )
 from .checker import Case, check_many
+from .clauses import clauses_of
 from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
 from .embeddings import Embedder
 from .features import Analysis, Cache, analyse_many, warm
@@ -298,6 +299,8 @@ class OfflineGrader:
             )
             cases.append(case)
             where.append((n, origin))
+        found = clauses_of([c.sentences for c in cases], self.embedder.embed)
+        cases = [replace(c, clauses=f) for c, f in zip(cases, found, strict=True)]
         out: list[tuple[cl.Verdicts, str] | None] = [None] * len(items)
         for (n, origin), v in zip(
             where, check_many(cases, self.nli, self.model.thresholds), strict=True
@@ -359,10 +362,10 @@ class OfflineGrader:
         if an.best is None:  # only passages, and none gave usable key points
             return no_reference(refs, self.provenance())
         off = max(an.question_sim, an.ref_sim) < self.model.off_topic_threshold
-        # An answer that states one of this question's key points is on topic, however close
-        # it also sits to another question (a scenario answer touches many); and a reply to a
-        # follow-up answers the probe, not the question's whole text.
-        on_point = verdicts is not None and bool(verdicts.of("covered"))
+        # An answer that states one of this question's key points, or gets one wrong, is on
+        # topic, however close it also sits to another question (a scenario answer touches
+        # many); and a reply to a follow-up answers the probe, not the question's whole text.
+        on_point = verdicts is not None and bool(verdicts.of("covered") or verdicts.wrong_points())
         if not refs.focus and not on_point and (off or self.answers_other_question(refs, an)):
             return replace(rule_grade("off_topic", refs, prov), confidence=0.8)
         return None

@@ -851,3 +851,18 @@ def test_a_right_occupancy_answer_is_not_called_wrong(built_index):
     )
     assert right.wrong_claims == () and right.score >= 3
     assert wrong.score <= 1 and wrong.wrong_claims
+
+
+def test_an_answer_that_gets_the_questions_point_wrong_is_not_off_topic(built_index):
+    """A browser trial (stop 37): this misconception, given to the out-of-memory question, was
+    flagged as answering another bank question (gradient checkpointing's), so it scored 0 with
+    nothing wrong named. Getting one of the question's points wrong is about the question."""
+    grade = _bank_grader(
+        built_index,
+        "You hit CUDA out-of-memory. Walk through how you'd reduce memory without changing the "
+        "model.",
+    )
+    (wrong,) = grade("Activation checkpointing saves memory at no extra compute cost.")
+    assert "off_topic" not in wrong.flags and wrong.score <= 1
+    assert any(c.point_id == "checkpointing" and c.misconception for c in wrong.claims)
+    assert any("no extra compute cost" in w for w in wrong.wrong_claims)

@@ -1,0 +1,117 @@
+"""Run-on sentences: fillers that carry meaning are kept, the clauses of a long list are read
+apart for what they state, and a segment set aside leaves its sentence's full stop."""
+
+from __future__ import annotations
+
+import pytest
+
+from interviewer.asides import without
+from interviewer.clauses import clauses
+from interviewer.detectors import strip_fillers
+
+
+@pytest.mark.parametrize(
+    "said,kept",
+    [
+        ("So, um, a warp is like, 32 threads.", "a warp is 32 threads."),
+        ("It fits on one GPU, so use plain DDP.", "It fits on one GPU, so use plain DDP."),
+        ("Fuse ops like bias and GELU.", "Fuse ops like bias and GELU."),
+        ("Uh, well, it caches as well as prefetches.", "it caches as well as prefetches."),
+        ("Well the kernel stalls. So it waits.", "the kernel stalls. it waits."),
+    ],
+)
+def test_a_filler_is_stripped_and_a_connective_kept(said, kept):
+    assert strip_fillers(said) == kept
+
+
+@pytest.mark.parametrize(
+    "answer,drop,left",
+    [
+        (
+            "It fits on one GPU, so I'd use plain DDP across all GPUs. Nodes have 8 GPUs.",
+            ["I'd use plain DDP across all GPUs."],
+            "It fits on one GPU. Nodes have 8 GPUs.",
+        ),
+        ("I love GPUs. Warps are 32 threads.", ["I love GPUs."], "Warps are 32 threads."),
+        ("Warps are 32 threads, and I love GPUs!", ["I love GPUs!"], "Warps are 32 threads!"),
+        (
+            "Warps are 32 threads, and I love GPUs, and they run in lockstep.",
+            ["I love GPUs"],
+            "Warps are 32 threads, and they run in lockstep.",
+        ),
+    ],
+)
+def test_a_segment_set_aside_leaves_its_sentences_full_stop(answer, drop, left):
+    """Set aside from "A, so B. C", the tail B took the full stop with it: "A C" ran two
+    sentences into one, which the checker then read as one claim."""
+    assert without(answer, drop) == left
+
+
+RUN_ON = (
+    "300B parameters need about 16 bytes per parameter, 4.8 TB, so use tensor parallelism "
+    "inside a node over NVLink, pipeline parallelism across nodes, ZeRO-1 for the optimizer "
+    "state in the data-parallel dimension and activation checkpointing."
+)
+
+
+def test_a_long_list_is_read_clause_by_clause():
+    assert clauses(RUN_ON) == [
+        "300B parameters need about 16 bytes per parameter",
+        "so use tensor parallelism inside a node over NVLink",
+        "pipeline parallelism across nodes",
+        "ZeRO-1 for the optimizer state in the data-parallel dimension and activation "
+        "checkpointing",
+    ]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Use tensor parallelism, pipeline parallelism and ZeRO.",  # short: read whole
+        "I would not use tensor parallelism inside a node, pipeline parallelism across nodes, "
+        "or ZeRO-3 for a model this small.",  # a negation may govern every clause
+        "Without FP32 master weights, loss scaling or a BF16 fallback the training run "
+        "diverges within a few hundred steps.",
+        "One long sentence with no commas in it at all that goes on for a good while.",
+    ],
+)
+def test_a_short_or_negated_sentence_is_not_read_apart(sentence):
+    assert clauses(sentence) == []
+
+
+SHARDING = (
+    "Propose a model sharding strategy to train a transformer with 300B parameters across "
+    "hundreds of GPUs. Discuss tensor parallelism, pipeline parallelism, ZeRO optimizer "
+    "partitioning stages, activation checkpointing, micro-batching, and the communication "
+    "patterns needed to keep devices utilized."
+)
+
+
+def test_a_run_on_answer_covers_what_it_lists_as_sentences_would(built_index):
+    """A helper's trial (stop 36): this answer, said as one sentence, covered none of the
+    points it lists and scored 2; the same words as separate sentences scored 4."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text == SHARDING)
+    refs = gather(q.text, index, settings, question_id=q.id)
+    grader = make_grader("offline", settings, index=index)
+    apart = (
+        "300B parameters need about 16 bytes per parameter, 4.8 TB. Use tensor parallelism "
+        "inside a node over NVLink. Pipeline parallelism across nodes. ZeRO-1 for the "
+        "optimizer state in the data-parallel dimension. Activation checkpointing."
+    )
+    whole, split = grader.grade_many([(q.text, a, refs) for a in (RUN_ON, apart)])
+    covered = {c.point_id for c in whole.claims if c.verdict == "covered"}
+    assert len({"memory-math", "tensor-parallel", "pipeline", "zero"} & covered) >= 3
+    assert whole.wrong_claims == () and whole.score >= split.score - 1 and whole.score >= 3
+
+
+def test_a_subordinate_clause_is_not_read_alone():
+    """Blind set, dev split: "When a warp's accesses are spread across different banks" read
+    alone entailed the bank-conflict point that the rest of the sentence inverts."""
+    assert clauses(
+        "When a warp's accesses are spread across different banks, they get serialized, "
+        "and padding pushes them into one bank."
+    ) == ["they get serialized", "and padding pushes them into one bank"]

@@ -12,7 +12,7 @@ import re
 import threading
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from .bank import Bank
@@ -23,6 +23,7 @@ from .grader import Grader, too_long
 from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
+from .scoring import also_said
 from .session import Plan, Prompt, Session, Turn, question_result
 
 if TYPE_CHECKING:
@@ -221,7 +222,11 @@ class Engine:
         q = self.bank.get(prompt.question_id)
         assert q is not None
         refs = self._prepared(prompt)
-        grade = self.grader.grade_many([(prompt.text, text, refs)])[0]
+        items = [(prompt.text, text, refs)]
+        if refs.focus:  # a reply may also state, or get wrong, the question's other points
+            items.append((q.text, text, replace(refs, focus=())))
+        grades = self.grader.grade_many(items)
+        grade = also_said(*grades) if len(grades) > 1 else grades[0]
         now = self.clock()
         limit = session.plan.seconds_per_answer
         turn = Turn(

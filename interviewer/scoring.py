@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -68,11 +69,7 @@ def from_verdicts(
         )
         for v in verdicts.points
     )
-    wrong = tuple(
-        f'"{r.evidence}" contradicts: {r.point}' + (f" ({r.source})" if r.source else "")
-        for r in results
-        if r.verdict == "contradicted"
-    )
+    wrong = _wrong_lines(results)
     covered = tuple(r.point for r in results if r.verdict == "covered")
     missed = tuple(r.point for r in results if r.verdict == "missed")
     return Grade(
@@ -88,6 +85,53 @@ def from_verdicts(
         expected_score=unrounded,
         references=refs.references,
         claims=results,
+    )
+
+
+def also_said(reply: Grade, whole: Grade) -> Grade:
+    """A reply to a follow-up, graded on the point it probes (`reply`), with what the same
+    reply said about the question's other key points (`whole`: it graded against them all).
+    A point it states joins the covered ones without raising its score (the reply is judged
+    on what it was asked); a wrong claim caps the score as in any answer. Only from the same
+    grader (a fallback's verdicts never join an LLM's grade) and never from a flagged reading."""
+    asked = {c.point_id or c.point for c in reply.claims}
+    if whole.flags or whole.provenance.grader != reply.provenance.grader:
+        return reply
+    extra = [
+        c for c in whole.claims if (c.point_id or c.point) not in asked and c.verdict != "missed"
+    ]
+    if not extra:
+        return reply
+    results = (*reply.claims, *extra)
+    verdicts = cl.Verdicts(
+        tuple(
+            cl.PointVerdict(
+                cl.Claim(r.point_id or r.point, r.point, weight=2.0 if r.weight == "core" else 1.0),
+                r.verdict,  # type: ignore[arg-type]
+                r.evidence,
+                1.0 if r.verdict == "covered" else 0.0,
+            )
+            for r in results
+        )
+    )
+    capped, unrounded = score(verdicts, reply.expected_score)
+    rounded = min(reply.score, capped)
+    return replace(
+        reply,
+        score=rounded,
+        expected_score=min(reply.expected_score or float(reply.score), unrounded),
+        covered=tuple(r.point for r in results if r.verdict == "covered"),
+        wrong_claims=(*reply.wrong_claims, *_wrong_lines(extra)),
+        feedback=feedback(rounded, results),
+        claims=results,
+    )
+
+
+def _wrong_lines(results: Sequence[ClaimResult]) -> tuple[str, ...]:
+    return tuple(
+        f'"{r.evidence}" contradicts: {r.point}' + (f" ({r.source})" if r.source else "")
+        for r in results
+        if r.verdict == "contradicted"
     )
 
 

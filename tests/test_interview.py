@@ -62,7 +62,9 @@ def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_res
     first = question_result(s.turns, q.id)
     out2 = engine.answer(s, probed.text)  # a correct reply, as the rubric states it
     assert "off_topic" not in out2.turn.grade.flags  # a reply to the probe is on topic
-    assert [c.point_id for c in out2.turn.grade.claims] == [probed.id]
+    # Graded on the point it probes; other points it states follow, never as missed.
+    assert out2.turn.grade.claims[0].point_id == probed.id
+    assert all(c.verdict != "missed" for c in out2.turn.grade.claims[1:])
     assert out2.turn.grade.claims[0].verdict == "covered"
     after = question_result(s.turns, q.id)
     covered = {c.point_id for c in after.claims if c.verdict == "covered"}
@@ -75,6 +77,55 @@ def test_partial_answer_gets_the_rubric_probe_and_a_correct_reply_raises_the_res
     # Deep dive: a second follow-up, never on the point already probed.
     if out2.decision == "follow-up":
         assert out2.next.focus != probed.id
+
+
+def fusion_question(engine):
+    return next(
+        q for q in engine.bank.questions if q.text == "What is kernel fusion and why does it help?"
+    )
+
+
+def test_a_reply_that_states_another_missed_point_is_credited_with_it(engine):
+    """A helper's trial (stop 36): asked where fused intermediates live, the candidate said
+    what fusion saves instead; the reply was graded on the probed point alone, so the point it
+    did state stayed missed and the next follow-up asked for it. A reply is now also read
+    against the question's other points: what it states counts for the question, without
+    raising the reply's own score, and is not asked about again."""
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = fusion_question(engine)
+    s.current = engine._ask(q)
+    rubric = engine.rubric(q)
+    out = engine.answer(s, "Kernel fusion merges several elementwise ops into one kernel.")
+    assert out.decision == "follow-up"
+    covered = {c.point_id for c in out.turn.grade.claims if c.verdict == "covered"}
+    other = next(k for k in rubric.ordered() if k.id not in covered and k.id != out.next.focus)
+    out2 = engine.answer(s, other.text)
+    reply = out2.turn.grade
+    assert reply.claims[0].point_id == out.next.focus and reply.claims[0].verdict != "covered"
+    assert any(c.point_id == other.id and c.verdict == "covered" for c in reply.claims[1:])
+    assert reply.score <= 2  # it did not answer what it was asked
+    after = question_result(s.turns, q.id)
+    assert other.id in {c.point_id for c in after.claims if c.verdict == "covered"}
+    assert out2.next is None or out2.next.focus != other.id
+
+
+def test_a_wrong_claim_in_a_reply_is_named_whatever_point_was_probed(engine):
+    """The same trial: a reply that said fusion saves FLOPs (a misconception about another of
+    the question's points) scored 2 with nothing wrong named, as it was read against the
+    probed point only."""
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = fusion_question(engine)
+    s.current = engine._ask(q)
+    out = engine.answer(s, "Kernel fusion merges several elementwise ops into one kernel.")
+    assert out.decision == "follow-up" and out.next.focus != "memory-roundtrips"
+    out2 = engine.answer(
+        s, "Fusion helps mainly because the GPU computes fewer FLOPs when the ops are fused."
+    )
+    reply = out2.turn.grade
+    assert reply.score <= 1
+    assert any("fewer FLOPs" in w and "memory round-trips" in w for w in reply.wrong_claims)
+    after = question_result(s.turns, q.id)
+    assert "memory-roundtrips" in {c.point_id for c in after.claims if c.verdict == "contradicted"}
 
 
 WRONG_HBM = (

@@ -31,6 +31,7 @@ from .features import Analysis, Cache, analyse_many, warm
 from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, default_nli
+from .offtopic import OtherQuestions
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
@@ -65,7 +66,7 @@ class OfflineGrader:
         self._model = model
         self._nli = nli
         self._padding = padding
-        self._bank: tuple[str | None, dict[str, int], np.ndarray] | None = None
+        self._others = OtherQuestions(index, embedder)
         self._keep = Cache()
 
     @property
@@ -104,7 +105,7 @@ class OfflineGrader:
         if wrongs:
             self._wrong_vectors(wrongs)
         if refs.question_id:  # the off-topic check compares the answer with every question
-            self._bank_vectors()
+            self._others.vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)
 
     def grade_many(self, items: Sequence[tuple[str, str, ReferenceSet]]) -> list[Grade]:
@@ -331,25 +332,9 @@ class OfflineGrader:
         mat = np.stack([np.mean([known[t] for t in g], axis=0) for g in groups])
         return mat / np.linalg.norm(mat, axis=1, keepdims=True).clip(1e-9)
 
-    def _bank_vectors(self) -> tuple[dict[str, int], np.ndarray] | None:
-        if self.index is None:
-            return None
-        gen = self.index.generation()
-        if self._bank is None or self._bank[0] != gen:
-            qs = self.index.bank.technical()
-            texts = [f"{q.text} {(q.reference_answers or ('',))[0][:300]}" for q in qs]
-            self._bank = (gen, {q.id: n for n, q in enumerate(qs)}, self.embedder.embed(texts))
-        return self._bank[1], self._bank[2]
-
     def answers_other_question(self, refs: ReferenceSet, an: Analysis) -> bool:
-        bank = self._bank_vectors() if refs.question_id else None
-        if bank is None or refs.question_id not in bank[0]:
-            return False
-        pos, matrix = bank
-        sims = matrix @ an.answer_vec
-        own = sims[pos[refs.question_id]]
-        return bool(
-            np.delete(sims, pos[refs.question_id]).max() - own > self.model.off_topic_margin
+        return self._others.fits_better(
+            refs.question_id, an.answer_vec, self.model.off_topic_margin
         )
 
     def settle(

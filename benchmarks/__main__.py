@@ -219,7 +219,11 @@ def main() -> None:
             random.Random(0),
             background=queued.append,
         )
-        turns: dict[str, list[float]] = {"after reading": [], "sent at once": []}
+        turns: dict[str, list[float]] = {
+            "after reading": [],
+            "sent at once": [],
+            "a reply to a follow-up": [],
+        }
         for n in range(24):
             read = n % 2 == 0
             session = engine.start(Plan((), "easy", 3))
@@ -236,10 +240,21 @@ def main() -> None:
                     job()
             queued.clear()
             t0 = time.perf_counter()
-            engine.answer(session, text)
+            out = engine.answer(session, text)
             turns["after reading" if read else "sent at once"].append(time.perf_counter() - t0)
+            if out.next is not None and out.next.kind == "follow_up" and rubric is not None:
+                # The reply, after reading its follow-up: graded on the probed point and
+                # against the question's other points (one batch).
+                for job in queued:
+                    job()
+                reply = next(k for k in rubric.key_points if k.id == out.next.focus)
+                t0 = time.perf_counter()
+                engine.answer(session, reply.paraphrases[-1] if reply.paraphrases else reply.text)
+                turns["a reply to a follow-up"].append(time.perf_counter() - t0)
             queued.clear()  # the next question's warm-up: not needed here
         for label, values in turns.items():
+            if not values:
+                continue
             row(
                 f"interview turn (offline), {label}, p50",
                 f"{statistics.median(values) * 1000:.0f} ms",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .bank import Bank
 from .delivery import Spoken
-from .errors import InputError
+from .errors import InputError, LLMError
 from .followups import FollowUpWriter, OfflineFollowUps
 from .grader import Grader, too_long
 from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
@@ -225,7 +225,12 @@ class Engine:
         items = [(prompt.text, text, refs)]
         if refs.focus:  # a reply may also state, or get wrong, the question's other points
             items.append((q.text, text, replace(refs, focus=())))
-        grades = self.grader.grade_many(items)
+        try:
+            grades = self.grader.grade_many(items)
+        except LLMError:
+            if len(items) == 1:
+                raise
+            grades = self.grader.grade_many(items[:1])  # the reply still stands on its own
         grade = also_said(*grades) if len(grades) > 1 else grades[0]
         now = self.clock()
         limit = session.plan.seconds_per_answer

@@ -435,3 +435,34 @@ def test_a_question_is_prepared_while_the_candidate_thinks(built_index):
     counting.texts.clear()
     queued[2]()  # the skipped-ahead warm-up finds the work claimed and does nothing
     assert counting.texts == []
+
+
+def test_a_reply_is_graded_on_its_point_when_reading_it_against_the_rest_fails(built_index):
+    """The second reading of a reply (against the question's other points) goes to the LLM in
+    the same batch; if that batch fails, the reply is graded on its own point alone."""
+    from interviewer.errors import LLMError
+
+    settings, index = built_index
+    offline = make_grader("offline", settings, index=index)
+
+    class Flaky:
+        name = "offline"
+        batched = True
+
+        def grade_many(self, items):
+            if len(items) > 1:
+                raise LLMError("the server returned invalid JSON twice")
+            return offline.grade_many(items)
+
+        def warm(self, question, refs):
+            offline.warm(question, refs)
+
+    engine = Engine(index.bank, Flaky(), index, settings, Clock(), random.Random(7))
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    q = fusion_question(engine)
+    s.current = engine._ask(q)
+    out = engine.answer(s, "Kernel fusion merges several elementwise ops into one kernel.")
+    assert out.decision == "follow-up"
+    point = engine.rubric(q).point(out.next.focus)
+    reply = engine.answer(s, point.text).turn.grade
+    assert [c.point_id for c in reply.claims] == [point.id] and reply.claims[0].verdict == "covered"

@@ -12,7 +12,7 @@ _FILLERS = re.compile(
     r"\b(?:um+|uh+|er+|you know|hmm+|okay|ok|basically)\b[,.]?"
     # "so", "like" and "well" carry meaning before a word ("..., so use tensor parallelism", "ops
     # like bias", "as well as"): fillers only with a comma after them or opening a sentence.
-    r"|\b(?:so|like|well)\b,|(?:^|(?<=[.!?]\s))(?:so|well)\b",
+    r"|\b(?:so|like|well)\b,|(?:^|(?<=[.!?]\s))(?:so|well)\b(?!-)",  # not "Well-known"
     re.I,
 )
 

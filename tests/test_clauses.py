@@ -18,6 +18,7 @@ from interviewer.detectors import strip_fillers
         ("Fuse ops like bias and GELU.", "Fuse ops like bias and GELU."),
         ("Uh, well, it caches as well as prefetches.", "it caches as well as prefetches."),
         ("Well the kernel stalls. So it waits.", "the kernel stalls. it waits."),
+        ("Well-known fix. So-called fusion.", "Well-known fix. So-called fusion."),
     ],
 )
 def test_a_filler_is_stripped_and_a_connective_kept(said, kept):

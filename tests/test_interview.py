@@ -86,9 +86,8 @@ def fusion_question(engine):
 
 
 def test_a_reply_that_states_another_missed_point_is_credited_with_it(engine):
-    """A helper's trial (stop 36): asked where fused intermediates live, the candidate said
-    what fusion saves instead; the reply was graded on the probed point alone, so the point it
-    did state stayed missed and the next follow-up asked for it. A reply is now also read
+    """A helper's trial (stop 36): a reply was graded on the probed point alone, so another
+    point it stated stayed missed and could be the next follow-up. A reply is now also read
     against the question's other points: what it states counts for the question, without
     raising the reply's own score, and is not asked about again."""
     s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))

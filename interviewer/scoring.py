@@ -103,18 +103,7 @@ def also_said(reply: Grade, whole: Grade) -> Grade:
     if not extra:
         return reply
     results = (*reply.claims, *extra)
-    verdicts = cl.Verdicts(
-        tuple(
-            cl.PointVerdict(
-                cl.Claim(r.point_id or r.point, r.point, weight=2.0 if r.weight == "core" else 1.0),
-                r.verdict,  # type: ignore[arg-type]
-                r.evidence,
-                1.0 if r.verdict == "covered" else 0.0,
-            )
-            for r in results
-        )
-    )
-    capped, unrounded = score(verdicts, reply.expected_score)
+    capped, unrounded = score(as_verdicts(results), reply.expected_score)
     rounded = min(reply.score, capped)
     return replace(
         reply,
@@ -124,6 +113,22 @@ def also_said(reply: Grade, whole: Grade) -> Grade:
         wrong_claims=(*reply.wrong_claims, *_wrong_lines(extra)),
         feedback=feedback(rounded, results),
         claims=results,
+    )
+
+
+def as_verdicts(results: Sequence[ClaimResult]) -> cl.Verdicts:
+    """Claim results read back as verdicts (a covered point fully credited), to score again
+    what several turns said together."""
+    return cl.Verdicts(
+        tuple(
+            cl.PointVerdict(
+                cl.Claim(r.point_id or r.point, r.point, weight=2.0 if r.weight == "core" else 1.0),
+                r.verdict,  # type: ignore[arg-type]
+                r.evidence,
+                1.0 if r.verdict == "covered" else 0.0,
+            )
+            for r in results
+        )
     )
 
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from . import claims as cl
 from .delivery import Spoken
 from .records import ClaimResult, Difficulty, Grade
-from .scoring import feedback
+from .scoring import as_verdicts, feedback
 from .scoring import score as by_scale
 
 Mode = Literal["phone screen", "deep dive", "rapid-fire"]
@@ -125,17 +124,7 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
     results = tuple(merged.values())
     if len(mine) == 1 or not results:
         return QuestionResult(question_id, first.score, results, feedback=first.feedback)
-    verdicts = cl.Verdicts(
-        tuple(
-            cl.PointVerdict(
-                cl.Claim(c.point_id or c.point, c.point, weight=2.0 if c.weight == "core" else 1.0),
-                c.verdict,  # type: ignore[arg-type]
-                c.evidence,
-                1.0 if c.verdict == "covered" else 0.0,
-            )
-            for c in results
-        )
-    )
+    verdicts = as_verdicts(results)
     # The first answer's own estimate stands unless the replies covered more.
     _, by_coverage = by_scale(verdicts)
     estimate = max(first.expected_score or float(first.score), by_coverage)

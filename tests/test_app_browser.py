@@ -297,6 +297,53 @@ def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, brow
     ctx.close()
 
 
+def test_a_reply_that_states_another_point_is_credited_on_the_card(server, browser):
+    """A reply to a follow-up that states another of the question's points, not the probed
+    one: the point counts for the question (listed as covered once it closes) and the next
+    follow-up does not ask for it."""
+    from interviewer.rubrics import load_authored
+
+    def plain(text: str) -> str:
+        return " ".join(text.replace("`", "").replace("*", "").split())
+
+    by_text = {plain(r.question): r for r in load_authored().values()}
+    ctx = browser.new_context()
+    page = open_page(ctx, server.url)
+    page.click("#mode label:has-text('deep dive')")
+    start(page)
+    rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    for _ in range(8):  # a question with enough points for a follow-up and another point
+        if rubric is not None and len(rubric.key_points) >= 4:
+            break
+        before = page.locator("#chat .message").count()
+        page.click("#skip")
+        page.wait_for_function(f"document.querySelectorAll('#chat .message').length > {before}")
+        rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    assert rubric is not None
+    first = rubric.key_points[0]
+    send(page, first.paraphrases[0], page.locator("#chat .message").count())
+    assert "follow-up" in page.inner_text("#status")
+    probe = plain(page.locator("#chat .message").last.inner_text())
+    probed = next(k for k in rubric.key_points if plain(k.probe) == probe)
+    other = next(k for k in rubric.ordered() if k.id not in (first.id, probed.id))
+    before = page.locator("#chat .message").count()
+    send(page, other.text, before)
+    page.wait_for_function(
+        "!document.querySelector('#chat').innerText.includes('Grading')", timeout=60_000
+    )
+    assert plain(page.locator("#chat .message").last.inner_text()) != plain(other.probe)
+    page.click("#end")
+    page.wait_for_function(
+        "document.querySelector('#grade-card').innerText.includes('Model answer')",
+        timeout=30_000,
+    )
+    card = page.inner_text("#grade-card")
+    covered = card.split("Covered", 1)[1].split("Missed", 1)[0] if "Covered" in card else ""
+    assert plain(other.text) in plain(covered)
+    shot(page, server, "reply-credited")
+    ctx.close()
+
+
 def test_another_browser_can_neither_list_nor_open_a_session(server, browser):
     a, b = browser.new_context(), browser.new_context()
     pa = open_page(a, server.url)

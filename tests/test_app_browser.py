@@ -256,13 +256,22 @@ def test_restart_in_the_middle_of_a_session_loses_nothing(server, browser):
     ctx.close()
 
 
+def plain(text: str) -> str:
+    """Text as the chat renders it: markdown marks gone."""
+    return " ".join(text.replace("`", "").replace("*", "").split())
+
+
+def rubrics_by_question() -> dict:
+    """The authored rubrics, by their question as the chat shows it."""
+    from interviewer.rubrics import load_authored
+
+    return {plain(r.question): r for r in load_authored().values()}
+
+
 def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, browser):
-    from interviewer.rubrics import load_authored, shares_run
+    from interviewer.rubrics import shares_run
 
-    def plain(text: str) -> str:  # as the chat renders it: markdown marks gone
-        return " ".join(text.replace("`", "").replace("*", "").split())
-
-    by_text = {plain(r.question): r for r in load_authored().values()}
+    by_text = rubrics_by_question()
     ctx = browser.new_context()
     page = open_page(ctx, server.url)
     page.click("#mode label:has-text('deep dive')")
@@ -301,12 +310,7 @@ def test_a_reply_that_states_another_point_is_credited_on_the_card(server, brows
     """A reply to a follow-up that states another of the question's points, not the probed
     one: the point counts for the question (listed as covered once it closes) and the next
     follow-up does not ask for it."""
-    from interviewer.rubrics import load_authored
-
-    def plain(text: str) -> str:
-        return " ".join(text.replace("`", "").replace("*", "").split())
-
-    by_text = {plain(r.question): r for r in load_authored().values()}
+    by_text = rubrics_by_question()
     ctx = browser.new_context()
     page = open_page(ctx, server.url)
     page.click("#mode label:has-text('deep dive')")

@@ -14,6 +14,7 @@ from functools import partial
 import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
+from .claims import margin as _margin
 from .clauses import Clause, ask_again, covered_by_clauses
 from .disagreement import disagree, opening, opposed, turned_verdict
 from .dismissal import dismissed_points
@@ -392,8 +393,3 @@ def _asserts(case: Case, i: int) -> bool:
 def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
     sims = case.claim_vectors @ case.vectors[ask[1]]
     return bool(ask[2] >= th.contradict_sim and int(np.argmax(sims)) == n_claim)
-
-
-def _margin(p: float, threshold: float) -> float:
-    span = (1.0 - threshold) if p >= threshold else threshold
-    return round(min(1.0, abs(p - threshold) / max(span, 1e-6)), 3)

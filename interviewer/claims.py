@@ -78,3 +78,9 @@ class Verdicts:
         return {p.claim.id for p in self.of("contradicted")} | {
             m.wrong.contradicts for m in self.misconceptions
         }
+
+
+def margin(p: float, threshold: float) -> float:
+    """0-1: how far a deciding probability sits from its threshold, on the side it fell."""
+    span = (1.0 - threshold) if p >= threshold else threshold
+    return round(min(1.0, abs(p - threshold) / max(span, 1e-6)), 3)

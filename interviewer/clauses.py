@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .claims import PointVerdict, Verdicts
+from .claims import PointVerdict, Verdicts, margin
 
 MIN_WORDS = 12  # a sentence shorter than this is read whole
 CLAUSE_WORDS = 3  # a clause shorter than this ("pipeline parallelism") says too little alone
@@ -91,9 +91,10 @@ def covered_by_clauses(
         return verdicts
     points = list(verdicts.points)
     for n, (e, i) in best.items():
-        margin = round(min(1.0, (e - entail) / max(1.0 - entail, 1e-6)), 3)
         claim = points[n].claim
-        points[n] = PointVerdict(claim, "covered", sentences[i], 1.0, margin, "nli:clause")
+        points[n] = PointVerdict(
+            claim, "covered", sentences[i], 1.0, margin(e, entail), "nli:clause"
+        )
     return replace(verdicts, points=tuple(points))
 
 

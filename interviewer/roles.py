@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import re
 
+from .actions import action_turned
 from .exact import ENTITY, exact_contradiction, terms
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
-    """The first sure contradiction (exact_contradiction, swapped_roles) in these sentences."""
+    """The first sure contradiction (exact_contradiction, swapped_roles, action_turned) in
+    these sentences."""
     for sentence in sentences:
-        if found := exact_contradiction(point, sentence) or swapped_roles(point, sentence):
+        if found := (
+            exact_contradiction(point, sentence)
+            or swapped_roles(point, sentence)
+            or action_turned(point, sentence)
+        ):
             return found
     return None
 

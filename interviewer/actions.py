@@ -1,0 +1,98 @@
+"""An action turned round: the point says to raise, enable or add a thing, the sentence to cut,
+disable or remove the same thing (or the other way), said of the same subject. The NLI model
+reads the shared words: "Cut num_workers and turn off pin_memory." entailed "raising
+num_workers ... overlaps loading with compute" at 0.64. Sure only in a plain statement: a
+negated or conditional action ("don't cut it", "if RAM runs out, reduce it") is no claim of
+the opposite, and nor is an action on another subject ("unfused kernels increase traffic"
+against "fusion reduces traffic": both true).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .exact import terms
+
+_UP = (
+    "raise raises raising raised increase increases increasing increased boost boosts boosting "
+    "boosted enable enables enabling enabled add adds adding added"
+)
+# "lower" alone is also an adjective ("lower precision"): the comparative check reads it.
+_DOWN = (
+    "cut cuts cutting reduce reduces reducing reduced decrease decreases decreasing decreased "
+    "lowers lowering lowered disable disables disabling disabled remove removes removing removed"
+)
+_DIRECTION = {w: 1 for w in _UP.split()} | {w: -1 for w in _DOWN.split()}
+# Not inside "all-reduce" or "reduce-scatter"; "turn on/off X" as one verb.
+_VERB = re.compile(
+    r"(?<![\w-])(?:(" + "|".join(_DIRECTION) + r")|(?:turn|turns|turning|switch|switches"
+    r"|switching)\s+(on|off))(?![\w-])",
+    re.I,
+)
+_WORD = re.compile(r"[A-Za-z][\w.+\-]*[\w+]|[A-Za-z]|[,;:]")
+_DETERMINERS = {"the", "a", "an", "its", "their", "your", "our", "my", "this", "that", "some"}
+# An intransitive use ("latency increases with batch size") has no object.
+_PREPOSITIONS = {"with", "as", "by", "when", "in", "at", "to", "for", "from", "of", "on", "over"}
+_CLAUSE = re.compile(r"[,;:]\s*|\s+(?:and|but|while|whereas|so|then)\s+", re.I)
+_NEGATED = re.compile(r"\b(?:not|no|never|without|n't|don't|doesn't|won't|avoid|instead)\s*$")
+_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|only|until|once)\b", re.I)
+# Who speaks or is told: an imperative's "you", a plan's "I'd" are no subject.
+_NO_SUBJECT = {
+    "you", "we", "i", "i'd", "i'll", "we'd", "just", "then", "also", "first", "should", "would",
+    "could", "can", "try", "want", "need", "needs", "will", "simply", "instead", "let", "lets",
+}  # fmt: skip
+
+Action = tuple[int, str, frozenset[str]]  # direction, object, subject's words
+
+
+def actions(text: str) -> list[Action]:
+    """Each plain action in the text: its direction, its object and its clause's subject."""
+    out = []
+    for m in _VERB.finditer(text):
+        direction = (
+            _DIRECTION[m.group(1).lower()]
+            if m.group(1)
+            else (1 if m.group(2).lower() == "on" else -1)
+        )
+        before = text[: m.start()]
+        if _NEGATED.search(before.lower()):
+            continue
+        thing = _object(text[m.end() :])
+        if not thing:
+            continue
+        # A gerund names the action itself ("fixed by raising num_workers"), as an imperative does.
+        verb = (m.group(1) or m.group(0).split()[0]).lower()
+        clause = "" if verb.endswith("ing") else _CLAUSE.split(before)[-1]
+        subject = frozenset(t.lower() for t in terms(clause)) - _NO_SUBJECT
+        out.append((direction, thing, subject))
+    return out
+
+
+def _object(after: str) -> str:
+    for word in _WORD.findall(after)[:3]:
+        low = word.lower()
+        if low in ",;:" or low in _PREPOSITIONS:
+            return ""
+        if low not in _DETERMINERS:
+            return low
+    return ""
+
+
+def _same(a: str, b: str) -> bool:
+    return a == b or (len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5])
+
+
+def action_turned(point: str, sentence: str) -> str | None:
+    """ "exact:action" when the sentence does to the point's object the opposite of what the
+    point does, of the same subject (both imperative, or sharing a word), and nowhere the same."""
+    if _CONDITIONAL.search(sentence) or _CONDITIONAL.search(point):
+        return None
+    said = actions(sentence)
+    for direction, thing, subject in actions(point):
+        on_thing = [(d, s) for d, t, s in said if _same(t, thing)]
+        if any(d == direction for d, _ in on_thing):
+            continue
+        for d, s in on_thing:
+            if d == -direction and (s & subject or not (s or subject)):
+                return "exact:action"
+    return None

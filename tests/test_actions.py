@@ -1,0 +1,87 @@
+"""An action turned round (`actions.py`): "cut num_workers" against a point that raises it."""
+
+import pytest
+
+from interviewer.actions import action_turned
+
+PIPELINE = (
+    "The usual cause is a slow input pipeline, fixed by raising num_workers, setting "
+    "pin_memory=True, raising prefetch_factor, and using persistent workers."
+)
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        (PIPELINE, "Cut num_workers and turn off pin_memory."),
+        (PIPELINE, "I'd cut num_workers to save RAM."),
+        (PIPELINE, "Reducing num_workers fixes it."),
+        ("Fusion reduces memory traffic.", "Fusion increases memory traffic."),
+        ("Turn on mixed precision to cut memory.", "Turn off mixed precision."),
+        (
+            "Activation checkpointing reduces memory at the cost of extra compute.",
+            "Checkpointing increases memory but saves compute.",
+        ),
+    ],
+)
+def test_the_opposite_action_on_the_same_thing_is_a_contradiction(point, sentence):
+    assert action_turned(point, sentence) == "exact:action"
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        (PIPELINE, "Usually the loader can't keep up, so I bump num_workers and raise it more."),
+        (PIPELINE, "Raise num_workers and enable pin_memory."),
+        # Not a plain statement of the opposite: conditional, negated.
+        (PIPELINE, "If CPU RAM runs out, reduce num_workers."),
+        (PIPELINE, "Don't reduce num_workers."),
+        # Another subject: both can be true.
+        ("Fusion reduces memory traffic.", "Unfused kernels increase memory traffic."),
+        ("The all-reduce adds latency.", "Overlap removes latency from the critical path."),
+        # Intransitive: no object to turn.
+        ("Latency increases with batch size.", "Throughput reduces with batch size."),
+        # Another thing: the micro-batch, not the batch.
+        ("Gradient accumulation lets you reduce the micro-batch size.", "Increase the batch size."),
+        # Both directions, each on its own thing, as the point says.
+        (
+            "Activation checkpointing reduces memory at the cost of extra compute.",
+            "Checkpointing adds compute and reduces memory.",
+        ),
+        # "reduce" inside a collective's name is no action.
+        ("Overlap hides the all-reduce behind backward.", "The all-reduce is exposed."),
+    ],
+)
+def test_no_contradiction_where_it_is_not_sure(point, sentence):
+    assert action_turned(point, sentence) is None
+
+
+def test_an_answer_that_turns_the_fix_round_is_wrong_on_that_point(built_index):
+    """The NLI model entailed the raising point from "Cut num_workers and turn off
+    pin_memory." (0.64): the inverted fix was credited. The action check names it wrong."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if q.text.startswith("My GPU utilization is low"))
+    refs = gather(q.text, index, settings, question_id=q.id)
+    grader = make_grader("offline", settings, index=index)
+    inverted, right = grader.grade_many(
+        [
+            (
+                q.text,
+                "The input pipeline is starving the GPU. Cut num_workers and turn off pin_memory "
+                "so the loader has less overhead.",
+                refs,
+            ),
+            (
+                q.text,
+                "The input pipeline is starving the GPU. Raise num_workers and turn on pin_memory "
+                "so batches are ready in time.",
+                refs,
+            ),
+        ]
+    )
+    assert any("Cut num_workers" in c for c in inverted.wrong_claims)
+    assert inverted.score <= 1
+    assert right.wrong_claims == ()

@@ -16,7 +16,7 @@ out so that its report figures stay clean.
 
 The word-embedding table stays frozen (it is the packaged MiniLM's), so the shipped file holds
 only the rest, in fp16: `interviewer/data/nli/` (one weights file, replaced on retraining).
-About 70 minutes on 2 CPU cores; minutes on a GPU.
+About 70 minutes on 2 CPU cores; a few minutes on a GPU (`--device cuda`, the default there).
 """
 
 from __future__ import annotations
@@ -153,8 +153,8 @@ def train(model, tokenizer, rows, lr: float, epochs: int, rng: random.Random, lo
             truncation=True,
             max_length=128,
             return_tensors="pt",
-        )
-        out = model(**enc, labels=torch.tensor([r[2] for r in b]))
+        ).to(model.device)
+        out = model(**enc, labels=torch.tensor([r[2] for r in b], device=model.device))
         out.loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
@@ -190,12 +190,14 @@ def main() -> None:
     ap.add_argument("--stage", type=int, choices=(1, 2), default=1, help="start at this stage")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=NLI_DIR, help="weights folder (default: shipped)")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rng = random.Random(SEED)
     torch.manual_seed(SEED)
     WORK.mkdir(parents=True, exist_ok=True)
     model, tokenizer = load_base()
+    model.to(args.device)
     stage1 = WORK / "stage1.pt"
     train1 = nli_rows("train") + scientsbank_rows()
     if args.stage == 1:
@@ -203,7 +205,7 @@ def main() -> None:
         train(model, tokenizer, train1, 5e-5, 1, rng, "stage1")
         torch.save(model.state_dict(), stage1)
     else:
-        model.load_state_dict(torch.load(stage1))
+        model.load_state_dict(torch.load(stage1, map_location=args.device))
     # Stage 2 seeds afresh, so `--stage 2` from a saved stage 1 writes what a full run writes.
     rng = random.Random(SEED + 2)
     torch.manual_seed(SEED + 2)

@@ -146,8 +146,8 @@ def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch:
                 truncation=True,
                 max_length=128,
                 return_tensors="pt",
-            )
-            out[idx] = torch.softmax(model(**enc).logits, -1).numpy()
+            ).to(model.device)
+            out[idx] = torch.softmax(model(**enc).logits, -1).cpu().numpy()
     return out
 
 

@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmarks import report
 from interviewer.config import Settings
@@ -109,6 +110,71 @@ def throughput(label: str, grader: object, triples: list, note: str) -> None:
     )
 
 
+def interview_turns(index: Any, settings: Settings, grader: Any, suffix: str = "") -> Any:
+    """Rows for interview turns: answer in -> grade and next question out (no speech-to-text).
+    Returns the engine."""
+    import random
+
+    from interviewer.interview import Engine
+    from interviewer.session import Plan
+
+    # The question's references and key points are prepared while the candidate reads
+    # it (Engine.warm): "after reading" runs that warm-up before timing the answer, "sent
+    # at once" answers straight away and so also waits for it.
+    queued: list = []
+    engine = Engine(
+        index.bank,
+        grader,
+        index,
+        settings,
+        time.time,
+        random.Random(0),
+        background=queued.append,
+    )
+    turns: dict[str, list[float]] = {
+        "after reading": [],
+        "sent at once": [],
+        "a reply to a follow-up": [],
+    }
+    for n in range(24):
+        read = n % 2 == 0
+        session = engine.start(Plan((), "easy", 3))
+        assert session.current is not None
+        asked = index.bank.get(session.current.question_id)
+        rubric = engine.rubric(asked) if asked else None
+        # A realistic answer to the question asked: its model answer, first half.
+        text = rubric.model_answer if rubric else "A short answer."
+        text = " ".join(text.split()[: max(12, len(text.split()) // 2)])
+        grader.forget_questions()
+        fresh_claims(grader)
+        if read:
+            for job in queued:
+                job()
+        queued.clear()
+        t0 = time.perf_counter()
+        out = engine.answer(session, text)
+        turns["after reading" if read else "sent at once"].append(time.perf_counter() - t0)
+        if out.next is not None and out.next.kind == "follow_up" and rubric is not None:
+            # The reply, after reading its follow-up: graded on the probed point and
+            # against the question's other points (one batch).
+            for job in queued:
+                job()
+            reply = next(k for k in rubric.key_points if k.id == out.next.focus)
+            t0 = time.perf_counter()
+            engine.answer(session, reply.paraphrases[-1] if reply.paraphrases else reply.text)
+            turns["a reply to a follow-up"].append(time.perf_counter() - t0)
+        queued.clear()  # the next question's warm-up: not needed here
+    for label, values in turns.items():
+        if not values:
+            continue
+        row(
+            f"interview turn (offline{suffix}), {label}, p50",
+            f"{statistics.median(values) * 1000:.0f} ms",
+            f"p95 {pct(values, 0.95) * 1000:.0f} ms; grade (claims checked) + next question",
+        )
+    return engine
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -118,7 +184,8 @@ def main() -> None:
     embedder = default_embedder()
     embedder.embed(["load the model before timing"])
     with tempfile.TemporaryDirectory() as tmp:
-        settings = Settings(data_dir=Path(tmp), corpus_dir=REPO / "corpus")
+        # The claim checker in fp32 (as on any CPU); the bf16 rows below use AMX where present.
+        settings = Settings(data_dir=Path(tmp), corpus_dir=REPO / "corpus", nli_precision="fp32")
         cold = timed(lambda: ingest(settings, embedder), 1)[0]
         row("ingest: cold, 5 guides (model loaded)", f"{cold:.2f} s")
         again = timed(lambda: ingest(settings, embedder), 5)
@@ -200,66 +267,13 @@ def main() -> None:
             f"p95 {pct(one, 0.95) * 1000:.0f} ms",
         )
 
-        # Interview turn: answer in -> grade and next question out (no speech-to-text).
-        import random
-
-        from interviewer.interview import Engine
-        from interviewer.session import Plan
-
-        # The question's references and key points are prepared while the candidate reads
-        # it (Engine.warm): "after reading" runs that warm-up before timing the answer, "sent
-        # at once" answers straight away and so also waits for it.
-        queued: list = []
-        engine = Engine(
-            index.bank,
-            grader,
-            index,
-            settings,
-            time.time,
-            random.Random(0),
-            background=queued.append,
+        engine = interview_turns(index, settings, grader)
+        # The claim checker in bf16 (INTERVIEWER_NLI_PRECISION): the same rows, side by side.
+        fast = make_grader(
+            "offline", settings.model_copy(update={"nli_precision": "bf16"}), index=index
         )
-        turns: dict[str, list[float]] = {
-            "after reading": [],
-            "sent at once": [],
-            "a reply to a follow-up": [],
-        }
-        for n in range(24):
-            read = n % 2 == 0
-            session = engine.start(Plan((), "easy", 3))
-            assert session.current is not None
-            asked = index.bank.get(session.current.question_id)
-            rubric = engine.rubric(asked) if asked else None
-            # A realistic answer to the question asked: its model answer, first half.
-            text = rubric.model_answer if rubric else "A short answer."
-            text = " ".join(text.split()[: max(12, len(text.split()) // 2)])
-            grader.forget_questions()
-            fresh_claims(grader)
-            if read:
-                for job in queued:
-                    job()
-            queued.clear()
-            t0 = time.perf_counter()
-            out = engine.answer(session, text)
-            turns["after reading" if read else "sent at once"].append(time.perf_counter() - t0)
-            if out.next is not None and out.next.kind == "follow_up" and rubric is not None:
-                # The reply, after reading its follow-up: graded on the probed point and
-                # against the question's other points (one batch).
-                for job in queued:
-                    job()
-                reply = next(k for k in rubric.key_points if k.id == out.next.focus)
-                t0 = time.perf_counter()
-                engine.answer(session, reply.paraphrases[-1] if reply.paraphrases else reply.text)
-                turns["a reply to a follow-up"].append(time.perf_counter() - t0)
-            queued.clear()  # the next question's warm-up: not needed here
-        for label, values in turns.items():
-            if not values:
-                continue
-            row(
-                f"interview turn (offline), {label}, p50",
-                f"{statistics.median(values) * 1000:.0f} ms",
-                f"p95 {pct(values, 0.95) * 1000:.0f} ms; grade (claims checked) + next question",
-            )
+        throughput("in-domain answers, NLI in bf16", fast, triples, "reference vectors cached")
+        interview_turns(index, settings, fast, ", NLI in bf16")
 
         import shutil
 
@@ -317,6 +331,8 @@ def main() -> None:
         finally:
             proc.kill()
             proc.wait()
+        from interviewer.session import Plan
+
         first = statistics.median(timed(lambda: engine.start(Plan((), "easy", 3)), 5))
         row(
             "app start to first question",

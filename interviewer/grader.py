@@ -68,7 +68,9 @@ def make_grader(
         from .offline import OfflineGrader
 
         return OfflineGrader(
-            embedder or (index.embedder if index else default_embedder()), index=index
+            embedder or (index.embedder if index else default_embedder()),
+            index=index,
+            precision=settings.nli_precision,
         )
     if kind == "llm":
         return LLMGrader(chat or make_chat(settings), settings)

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -69,13 +69,39 @@ def save_model(model: Any, folder: Path, report: dict[str, Any]) -> None:
     (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n", "utf-8")
 
 
-class CrossEncoderNLI:
-    """Loads the shipped weights on first call; batches pairs sorted by length."""
+Precision = Literal["auto", "fp32", "bf16"]
 
-    def __init__(self, folder: Path = NLI_DIR, batch_size: int = 32) -> None:
+
+@lru_cache(maxsize=1)
+def bf16_is_fast() -> bool:
+    """The CPU multiplies bfloat16 matrices in hardware (AMX, Sapphire Rapids and later)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return any(line.startswith("flags") and " amx_bf16" in line for line in f)
+    except OSError:
+        return False
+
+
+def resolve(precision: Precision) -> Literal["fp32", "bf16"]:
+    if precision == "auto":
+        return "bf16" if bf16_is_fast() else "fp32"
+    return precision
+
+
+class CrossEncoderNLI:
+    """Loads the shipped weights on first call; batches pairs sorted by length. In bf16 the
+    matrix products run in bfloat16 (fp32 weights, autocast): 2.4x faster on a CPU with AMX
+    (Sapphire Rapids and later), slower on one without; probabilities move by 0.001 on average
+    (0.009 at most on 240 answer-sentence pairs), so the grader's name says which ran. "auto":
+    bf16 where the CPU has AMX, else fp32."""
+
+    def __init__(
+        self, folder: Path = NLI_DIR, batch_size: int = 32, precision: Precision = "fp32"
+    ) -> None:
         self.folder = folder
         self.batch_size = batch_size
-        self.name = f"nli-minilm-l6@{folder.name}"
+        self.precision = resolve(precision)
+        self.name = f"nli-minilm-l6@{folder.name}" + ("+bf16" if self.precision == "bf16" else "")
         self._model: Any = None
         self._tokenizer: Any = None
         self._lock = threading.Lock()
@@ -124,18 +150,24 @@ class CrossEncoderNLI:
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         model, tokenizer = self._load()
         return predict(
-            model, tokenizer, [(_ended(p), _ended(h)) for p, h in pairs], self.batch_size
+            model,
+            tokenizer,
+            [(_ended(p), _ended(h)) for p, h in pairs],
+            self.batch_size,
+            bf16=self.precision == "bf16",
         )
 
 
-def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int) -> np.ndarray:
+def predict(
+    model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int, bf16: bool = False
+) -> np.ndarray:
     """Softmax probabilities per (premise, claim) pair, in batches sorted by token count (less
     padding); the same code serves the shipped model and the one in training."""
     import torch
 
     out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
     order = by_tokens(tokenizer, pairs, 128)
-    with torch.inference_mode():
+    with torch.inference_mode(), torch.autocast(model.device.type, torch.bfloat16, enabled=bf16):
         for start in range(0, len(order), batch):
             idx = order[start : start + batch]
             enc = tokenize(
@@ -147,7 +179,7 @@ def predict(model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch:
                 max_length=128,
                 return_tensors="pt",
             ).to(model.device)
-            out[idx] = torch.softmax(model(**enc).logits, -1).cpu().numpy()
+            out[idx] = torch.softmax(model(**enc).logits.float(), -1).cpu().numpy()
     return out
 
 
@@ -173,6 +205,10 @@ def _word_embeddings(model_path: str) -> Any:
     raise DependencyError(f"no word embeddings found in {model_path}")
 
 
-@lru_cache(maxsize=1)
-def default_nli() -> CrossEncoderNLI:
-    return CrossEncoderNLI()
+def default_nli(precision: Precision = "auto") -> CrossEncoderNLI:
+    return _shared(resolve(precision))
+
+
+@lru_cache(maxsize=2)
+def _shared(precision: Precision) -> CrossEncoderNLI:
+    return CrossEncoderNLI(precision=precision)

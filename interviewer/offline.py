@@ -30,7 +30,7 @@ from .embeddings import Embedder
 from .features import Analysis, Cache, analyse_many, warm
 from .fitted import Model, default_model
 from .index import Index
-from .nli import Entailment, default_nli
+from .nli import Entailment, Precision, default_nli
 from .offtopic import OtherQuestions
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
@@ -60,11 +60,13 @@ class OfflineGrader:
         index: Index | None = None,
         nli: Entailment | None = None,
         padding: PaddingModel | None = None,
+        precision: Precision = "auto",
     ) -> None:
         self.embedder = embedder
         self.index = index
         self._model = model
         self._nli = nli
+        self._precision = precision
         self._padding = padding
         self._others = OtherQuestions(index, embedder)
         self._keep = Cache()
@@ -87,7 +89,7 @@ class OfflineGrader:
     @property
     def nli(self) -> Entailment | None:
         if self._nli is None:
-            found = default_nli()
+            found = default_nli(self._precision)
             self._nli = found if found.available else None
         return self._nli
 

@@ -108,3 +108,24 @@ def test_a_key_point_restated_word_for_word_is_covered_never_wrong(offline):
     assert point in got.covered and not got.wrong_claims
     verdict = next(c for c in got.claims if c.point == point)
     assert verdict.verdict == "covered" and verdict.evidence == point
+
+
+def test_the_claim_checker_in_bf16_says_so_and_grades_alike(built_index):
+    """INTERVIEWER_NLI_PRECISION=bf16 (the default on a CPU with AMX): the faster arithmetic is
+    named on every grade, and its verdicts are fp32's on these answers."""
+    settings, index = built_index
+    fast = make_grader(
+        "offline", settings.model_copy(update={"nli_precision": "bf16"}), index.embedder
+    )
+    plain = make_grader(
+        "offline", settings.model_copy(update={"nli_precision": "fp32"}), index.embedder
+    )
+    refs = gather(Q, index, settings)
+    wrong = "GDDR has higher bandwidth than HBM, which is only used in consumer cards."
+    items = [(Q, a, refs) for a in (FULL, PARTIAL, wrong)]
+    got, want = fast.grade_many(items), plain.grade_many(items)
+    assert all(g.provenance.claim_checker.endswith("+bf16") for g in got)
+    assert not any(g.provenance.claim_checker.endswith("+bf16") for g in want)
+    for a, b in zip(got, want, strict=True):
+        assert a.score == b.score
+        assert [c.verdict for c in a.claims] == [c.verdict for c in b.claims]

@@ -49,10 +49,11 @@ class Settings(BaseSettings):
 
     # Grading
     grader: Literal["offline", "llm"] = "offline"
-    # The offline claim checker's arithmetic. auto: bf16 on a CPU with AMX (its NLI pass 2.4x
-    # faster, probabilities ~0.001 apart: README, Speed), else fp32; fp32: the same grades
-    # on every machine. Grades name it ("+bf16").
-    nli_precision: Literal["auto", "fp32", "bf16"] = "auto"
+    # The offline claim checker's arithmetic. fp32: an answer's grade is the same whatever it
+    # is batched with, on every machine. bf16 (auto: bf16 where the CPU has AMX): its NLI pass
+    # 2.4x faster, but a verdict may then turn on its batch neighbours (README, Speed). Grades
+    # name it ("+bf16").
+    nli_precision: Literal["auto", "fp32", "bf16"] = "fp32"
     max_answer_chars: int = 8000
 
     # LLM endpoint (vLLM or any OpenAI-compatible server)

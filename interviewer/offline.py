@@ -60,7 +60,7 @@ class OfflineGrader:
         index: Index | None = None,
         nli: Entailment | None = None,
         padding: PaddingModel | None = None,
-        precision: Precision = "auto",
+        precision: Precision = "fp32",
     ) -> None:
         self.embedder = embedder
         self.index = index

@@ -111,8 +111,8 @@ def test_a_key_point_restated_word_for_word_is_covered_never_wrong(offline):
 
 
 def test_the_claim_checker_in_bf16_says_so_and_grades_alike(built_index):
-    """INTERVIEWER_NLI_PRECISION=bf16 (the default on a CPU with AMX): the faster arithmetic is
-    named on every grade, and its verdicts are fp32's on these answers."""
+    """INTERVIEWER_NLI_PRECISION=bf16: the faster arithmetic is named on every grade, and its
+    verdicts are fp32's on these answers."""
     settings, index = built_index
     fast = make_grader(
         "offline", settings.model_copy(update={"nli_precision": "bf16"}), index.embedder
@@ -129,3 +129,15 @@ def test_the_claim_checker_in_bf16_says_so_and_grades_alike(built_index):
     for a, b in zip(got, want, strict=True):
         assert a.score == b.score
         assert [c.verdict for c in a.claims] == [c.verdict for c in b.claims]
+
+
+def test_a_grade_does_not_depend_on_what_it_is_batched_with(offline):
+    """The default (fp32) claim checker: batch grading, the interview and the Ray engine give an
+    answer the same grade, every field, whether it comes alone or among others."""
+    settings, index, grader = offline
+    refs = gather(Q, index, settings)
+    answers = [FULL, PARTIAL, OFF, "HBM is slower than GDDR but cheaper.", FULL + " " + PARTIAL]
+    together = grader.grade_many([(Q, a, refs) for a in answers])
+    grader.nli.clear()
+    alone = [grader.grade_many([(Q, a, refs)])[0] for a in answers]
+    assert together == alone

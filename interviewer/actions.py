@@ -1,7 +1,7 @@
 """An action turned round: the point says to raise, enable or add a thing, the sentence to cut,
 disable or remove the same thing (or the other way), said of the same subject. The NLI model
-reads the shared words: "Cut num_workers and turn off pin_memory." entailed "raising
-num_workers ... overlaps loading with compute" at 0.64. Sure only in a plain statement: a
+reads the shared words: "Cut num_workers and turn off pin_memory." entailed "... fixed by
+raising num_workers, setting pin_memory=True, ..." at 0.64. Sure only in a plain statement: a
 negated or conditional action ("don't cut it", "if RAM runs out, reduce it") is no claim of
 the opposite, and nor is an action on another subject ("unfused kernels increase traffic"
 against "fusion reduces traffic": both true).
@@ -34,7 +34,7 @@ _DETERMINERS = {"the", "a", "an", "its", "their", "your", "our", "my", "this", "
 # An intransitive use ("latency increases with batch size") has no object.
 _PREPOSITIONS = {"with", "as", "by", "when", "in", "at", "to", "for", "from", "of", "on", "over"}
 _CLAUSE = re.compile(r"[,;:]\s*|\s+(?:and|but|while|whereas|so|then)\s+", re.I)
-_NEGATED = re.compile(r"\b(?:not|no|never|without|n't|don't|doesn't|won't|avoid|instead)\s*$")
+_NEGATED = re.compile(r"(?:\b(?:not|no|never|without|avoid|instead\s+of)|n't)\s*$")
 _CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|only|until|once)\b", re.I)
 # Who speaks or is told: an imperative's "you", a plan's "I'd" are no subject.
 _NO_SUBJECT = {

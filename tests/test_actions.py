@@ -16,6 +16,7 @@ PIPELINE = (
         (PIPELINE, "Cut num_workers and turn off pin_memory."),
         (PIPELINE, "I'd cut num_workers to save RAM."),
         (PIPELINE, "Reducing num_workers fixes it."),
+        (PIPELINE, "I'd instead cut num_workers."),
         ("Fusion reduces memory traffic.", "Fusion increases memory traffic."),
         ("Turn on mixed precision to cut memory.", "Turn off mixed precision."),
         (
@@ -36,6 +37,8 @@ def test_the_opposite_action_on_the_same_thing_is_a_contradiction(point, sentenc
         # Not a plain statement of the opposite: conditional, negated.
         (PIPELINE, "If CPU RAM runs out, reduce num_workers."),
         (PIPELINE, "Don't reduce num_workers."),
+        (PIPELINE, "You shouldn't cut num_workers."),
+        (PIPELINE, "Instead of cutting num_workers, raise it."),
         # Another subject: both can be true.
         ("Fusion reduces memory traffic.", "Unfused kernels increase memory traffic."),
         ("The all-reduce adds latency.", "Overlap removes latency from the critical path."),

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .config import Settings
+from .config import Settings, load_settings
 from .errors import InterviewerError
 
 
@@ -369,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     overrides = {"data_dir": args.data_dir} if args.data_dir else {}
     try:
-        settings = Settings(**overrides)
+        settings = load_settings(**overrides)
         return int(args.func(args, settings))
     except InterviewerError as e:
         print(f"error: {e}", file=sys.stderr)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import platformdirs
-from pydantic import Field
+from pydantic import Field, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from .errors import InputError
@@ -98,6 +98,20 @@ class Settings(BaseSettings):
     @property
     def index_dir(self) -> Path:
         return self.data_dir / "index"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """The settings from INTERVIEWER_* variables; a bad value is an InputError that names the
+    variable, for the edges to print (not a pydantic traceback)."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as e:
+        bad = "; ".join(
+            f"INTERVIEWER_{'_'.join(map(str, err['loc'])).upper()}={err.get('input')!r}: "
+            f"{err['msg']}"
+            for err in e.errors()
+        )
+        raise InputError(f"bad setting: {bad}") from e
 
 
 def read_logins(path: Path) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .config import Settings, read_logins
+from .config import Settings, load_settings, read_logins
 from .controller import Controller, View
 from .embeddings import Embedder
 from .errors import InterviewerError, require
@@ -364,7 +364,7 @@ def main(
     settings: Settings | None = None, host: str | None = None, port: int | None = None
 ) -> None:
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    settings = settings or Settings()
+    settings = settings or load_settings()
     # Uploads and Gradio's copies of files live under the data dir, not the system temp.
     os.environ.setdefault("GRADIO_TEMP_DIR", str(settings.data_dir / "gradio-tmp"))
     logins = read_logins(settings.auth_file) if settings.auth_file else None

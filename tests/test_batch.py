@@ -253,6 +253,15 @@ def test_hostile_csv_is_reported_not_swallowed(tmp_path, built_index):
     assert not (tmp_path / "l.jsonl").exists()
 
 
+def test_a_bad_setting_is_a_clear_error_not_a_traceback(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("INTERVIEWER_NLI_PRECISION", "fp16")
+    src = write_jsonl(tmp_path / "in.jsonl", rows(1))
+    assert main(["grade", str(src), "-o", str(tmp_path / "o.jsonl"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "INTERVIEWER_NLI_PRECISION='fp16'" in err and "'fp32'" in err
+    assert "Traceback" not in err and not (tmp_path / "o.jsonl").exists()
+
+
 def test_bad_paths_are_clear_errors_before_any_work(tmp_path, built_index, capsys):
     settings, _ = built_index
     folder = tmp_path / "x.csv"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from .config import Settings
+from .config import Settings, load_settings
 from .embeddings import Embedder, default_embedder
 from .errors import InputError
 from .index import Index, open_index
@@ -88,7 +88,7 @@ def grade(
     index: Index | None = None,
 ) -> Grade:
     """Grade one answer from Python: `grade("What is NCCL?", "A collectives library...")`."""
-    settings = settings or Settings()
+    settings = settings or load_settings()
     if problem := too_long(answer, settings):
         raise InputError(problem)
     if index is None and (settings.chroma_url or settings.index_dir.exists()):

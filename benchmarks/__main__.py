@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import platform
+import random
 import resource
 import statistics
 import subprocess
@@ -26,7 +27,9 @@ from interviewer.evaldata import EvalItem, load
 from interviewer.grader import make_grader
 from interviewer.index import open_index
 from interviewer.ingest import ingest
+from interviewer.interview import Engine
 from interviewer.references import gather
+from interviewer.session import Plan
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -113,11 +116,6 @@ def throughput(label: str, grader: object, triples: list, note: str) -> None:
 def interview_turns(index: Any, settings: Settings, grader: Any, suffix: str = "") -> Any:
     """Rows for interview turns: answer in -> grade and next question out (no speech-to-text).
     Returns the engine."""
-    import random
-
-    from interviewer.interview import Engine
-    from interviewer.session import Plan
-
     # The question's references and key points are prepared while the candidate reads
     # it (Engine.warm): "after reading" runs that warm-up before timing the answer, "sent
     # at once" answers straight away and so also waits for it.
@@ -331,8 +329,6 @@ def main() -> None:
         finally:
             proc.kill()
             proc.wait()
-        from interviewer.session import Plan
-
         first = statistics.median(timed(lambda: engine.start(Plan((), "easy", 3)), 5))
         row(
             "app start to first question",

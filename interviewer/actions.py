@@ -17,19 +17,23 @@ _UP = (
     "raise raises raising raised increase increases increasing increased boost boosts boosting "
     "boosted enable enables enabling enabled add adds adding added"
 )
-# "lower" alone is also an adjective ("lower precision"): the comparative check reads it.
+# "lower" alone is also an adjective ("lower precision"): a verb only before a determiner, an
+# identifier or "to <number>" (`_lowered`); the comparative check reads the adjective.
 _DOWN = (
     "cut cuts cutting reduce reduces reducing reduced decrease decreases decreasing decreased "
     "lowers lowering lowered disable disables disabling disabled remove removes removing removed"
 )
-_DIRECTION = {w: 1 for w in _UP.split()} | {w: -1 for w in _DOWN.split()}
+_DIRECTION = {w: 1 for w in _UP.split()} | {w: -1 for w in _DOWN.split()} | {"lower": -1}
 # Not inside "all-reduce" or "reduce-scatter"; "turn on/off X" as one verb.
 _VERB = re.compile(
     r"(?<![\w-])(?:(" + "|".join(_DIRECTION) + r")|(?:turn|turns|turning|switch|switches"
     r"|switching)\s+(on|off))(?![\w-])",
     re.I,
 )
+# A flag set ("setting pin_memory=True", "pin_memory = False") enables or disables it.
+_FLAG = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)\s*=\s*(True|False|true|false)\b")
 _WORD = re.compile(r"[A-Za-z][\w.+\-]*[\w+]|[A-Za-z]|[,;:]")
+_ENDS_OBJECT = {",", ";", ":", "and", "or", "so", "if", "to", "until", "because", "since"}
 _DETERMINERS = {"the", "a", "an", "its", "their", "your", "our", "my", "this", "that", "some"}
 # An intransitive use ("latency increases with batch size") has no object.
 _PREPOSITIONS = {"with", "as", "by", "when", "in", "at", "to", "for", "from", "of", "on", "over"}
@@ -47,8 +51,14 @@ Action = tuple[int, str, frozenset[str]]  # direction, object, subject's words
 
 def actions(text: str) -> list[Action]:
     """Each plain action in the text: its direction, its object and its clause's subject."""
-    out = []
+    out: list[Action] = [
+        (1 if m.group(2).lower() == "true" else -1, m.group(1).lower(), frozenset())
+        for m in _FLAG.finditer(text)
+        if not _NEGATED.search(text[: m.start()].lower())
+    ]
     for m in _VERB.finditer(text):
+        if (m.group(1) or "").lower() == "lower" and not _lowered(text[m.end() :]):
+            continue
         direction = (
             _DIRECTION[m.group(1).lower()]
             if m.group(1)
@@ -66,6 +76,20 @@ def actions(text: str) -> list[Action]:
         subject = frozenset(t.lower() for t in terms(clause)) - _NO_SUBJECT
         out.append((direction, thing, subject))
     return out
+
+
+def _lowered(after: str) -> bool:
+    """ "lower" is a verb here: "lower the batch size", "lower it to 0", "lower num_workers"
+    (an identifier the clause ends after; "lower num_workers values" is an adjective)."""
+    words = _WORD.findall(after)[:2]
+    if not words:
+        return False
+    if words[0].lower() in _DETERMINERS or re.match(
+        r"\s*[\w.\-]+(?:\s+[\w.\-]+)?\s+to\s+\d", after
+    ):
+        return True
+    ends = len(words) == 1 or words[1].lower() in _ENDS_OBJECT
+    return ends and bool(re.search(r"[_.\d]", words[0]))
 
 
 def _object(after: str) -> str:

@@ -10,16 +10,18 @@ import re
 
 from .actions import action_turned
 from .exact import ENTITY, exact_contradiction, terms
+from .polarity import property_flipped
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
-    """The first sure contradiction (exact_contradiction, swapped_roles, action_turned) in
-    these sentences."""
+    """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
+    property_flipped) in these sentences."""
     for sentence in sentences:
         if found := (
             exact_contradiction(point, sentence)
             or swapped_roles(point, sentence)
             or action_turned(point, sentence)
+            or property_flipped(point, sentence)
         ):
             return found
     return None

@@ -17,6 +17,12 @@ PIPELINE = (
         (PIPELINE, "I'd cut num_workers to save RAM."),
         (PIPELINE, "Reducing num_workers fixes it."),
         (PIPELINE, "I'd instead cut num_workers."),
+        # "lower" as a verb: before an identifier, a determiner, or "to <number>".
+        (PIPELINE, "Lower num_workers to 0."),
+        (PIPELINE, "Lower the num_workers setting."),
+        # A flag set the other way.
+        (PIPELINE, "Set pin_memory=False."),
+        (PIPELINE, "Leave num_workers alone and turn off pin_memory."),
         ("Fusion reduces memory traffic.", "Fusion increases memory traffic."),
         ("Turn on mixed precision to cut memory.", "Turn off mixed precision."),
         (
@@ -34,6 +40,10 @@ def test_the_opposite_action_on_the_same_thing_is_a_contradiction(point, sentenc
     [
         (PIPELINE, "Usually the loader can't keep up, so I bump num_workers and raise it more."),
         (PIPELINE, "Raise num_workers and enable pin_memory."),
+        (PIPELINE, "Raise num_workers and keep pin_memory=True."),
+        # "lower" as an adjective is no action.
+        (PIPELINE, "Lower num_workers counts starve the GPU, so raise them."),
+        ("Lower precision halves memory.", "Raise precision to FP32."),
         # Not a plain statement of the opposite: conditional, negated.
         (PIPELINE, "If CPU RAM runs out, reduce num_workers."),
         (PIPELINE, "Don't reduce num_workers."),

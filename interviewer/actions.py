@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .exact import terms
+from .words import terms
 
 _UP = (
     "raise raises raising raised increase increases increasing increased boost boosts boosting "

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .exact import attached, mentions, quantities, relation_sign, terms
+from .exact import attached, mentions, quantities, relation_sign
+from .words import terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a
 # neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole

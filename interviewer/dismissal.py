@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .exact import _NEGATION, terms
+from .exact import _NEGATION
+from .words import terms
 
 _HELPS = (
     r"(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not|wouldn't|would\s+not|can't|cannot)"

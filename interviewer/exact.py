@@ -1,12 +1,15 @@
 """Exact checks beside the NLI model, where they are sure: inverted comparatives, swapped
-entities and roles, trades, steps and multiples turned round, negation (of what follows it),
-numbers with the same unit. Each names the check that found a contradiction between a key
+entities, things turned round (`order.py`: trades, steps, multiples), negation (of what follows
+it), numbers with the same unit. Each names the check that found a contradiction between a key
 point and one answer sentence."""
 
 from __future__ import annotations
 
 import operator
 import re
+
+from .order import turned_round
+from .words import ENTITY, terms
 
 _ANTONYMS = [
     ("higher", "lower"),
@@ -49,8 +52,6 @@ _NUMBER = re.compile(
     r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?)\b",
     re.I,
 )
-_TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
-_SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
 
 
 # Units of one quantity in a common base, so that "20 MB/s" meets "3 TB/s" (bits per second
@@ -109,10 +110,6 @@ def quantities(text: str) -> set[tuple[str, float]]:
     return out
 
 
-def terms(text: str) -> list[str]:
-    return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
-
-
 def exact_contradiction(point: str, sentence: str) -> str | None:
     """A sure contradiction between a key point and one answer sentence on the same subject,
     by name of the check that found it, else None."""
@@ -166,10 +163,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
             return "exact:swapped"
-    p_trade, s_trade = _TRADE.search(point), _TRADE.search(sentence)
-    if p_trade and s_trade and _traded(p_trade) == _traded(s_trade)[::-1]:
-        return "exact:swapped"
-    if _reordered(point, sentence) or _multiple_turned(point, sentence):
+    if turned_round(point, sentence):
         return "exact:swapped"
     p_neg = bool(_NEGATION.search(point))
     s_neg = bool(_NEGATION.search(sentence))
@@ -279,75 +273,6 @@ def _far(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 2.5
 
 
-# "trades compute for memory" turned round ("trades memory for compute").
-_TRADE = re.compile(
-    r"\btrad(?:es|e|ing|ed)\s+(?:off\s+)?(?:some\s+|extra\s+|more\s+)?([a-z-]+)\s+for\s+"
-    r"(?:less\s+|lower\s+|more\s+|extra\s+)?([a-z-]+)",
-    re.I,
-)
-
-
-def _traded(m: re.Match[str]) -> tuple[str, str]:
-    return m.group(1).lower(), m.group(2).lower()
-
-
-# "A followed by B", "A first, then B", "first A, then B": two steps in order.
-_THEN = re.compile(r"\s+followed\s+by\s+|(?:\s+first)?,?\s+(?:and\s+)?then\s+", re.I)
-_STEP_SKIP = {"first", "phase", "pass", "step", "stage", "does", "runs", "performs", "then"}
-
-
-def _steps(text: str) -> tuple[set[str], set[str]] | None:
-    """The last three content words before the first "then" / "followed by" and the first
-    three after it, within the clause."""
-    m = _THEN.search(text)
-    if m is None:
-        return None
-    before = re.split(r"[,;:.]\s", text[: m.start()])[-1]
-    after = re.split(r"[,;:.]\s", text[m.end() :])[0]
-    a = [t for t in terms(before) if t not in _STEP_SKIP][-3:]
-    b = [t for t in terms(after) if t not in _STEP_SKIP][:3]
-    return (set(a), set(b)) if a and b else None
-
-
-def _reordered(point: str, sentence: str) -> bool:
-    """Two steps in the opposite order ("an all-gather phase first, then a reduce-scatter"
-    against "a reduce-scatter followed by an all-gather")."""
-    p, s = _steps(point), _steps(sentence)
-    if p is None or s is None:
-        return False
-    (pa, pb), (sa, sb) = p, s
-    # Crossed more than kept: "around the ring" may follow either step.
-    crossed = len(pa & sb) + len(pb & sa)
-    return bool(pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb))
-
-
-# "NVLink ... many times PCIe's bandwidth", "HBM gives 3x GDDR's": which thing is the multiple.
-_MULTIPLE = re.compile(
-    r"(?:\b(?:many|several|\d+(?:\.\d+)?)\s*(?:times|x|×)\s+(?:the\s+|that\s+of\s+)?)"
-    r"([A-Za-z0-9+\-]+)(?:'s|’s)",
-    re.I,
-)
-
-
-def _multiple_of(text: str) -> tuple[str, str] | None:
-    """(the larger thing, the smaller) of the first "N times B's" in the text: the larger is
-    the first named thing of its clause before it."""
-    m = _MULTIPLE.search(text)
-    if m is None:
-        return None
-    clause = re.split(r"[;.:]\s|,\s+(?:but|while|whereas)\s", text[: m.start()])[-1]
-    names = [n.lower() for n in ENTITY.findall(clause)]
-    small = m.group(1).lower()
-    big = next((n for n in names if n != small), None)
-    return (big, small) if big else None
-
-
-def _multiple_turned(point: str, sentence: str) -> bool:
-    """The point makes A a multiple of B, the sentence B a multiple of A."""
-    p, s = _multiple_of(point), _multiple_of(sentence)
-    return p is not None and s is not None and p == s[::-1]
-
-
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}
 
 
@@ -388,9 +313,6 @@ def _negated_terms(text: str) -> set[str]:
     for m in _NEGATION.finditer(text):
         out.update(terms(" ".join(text[m.end() :].split()[:3])))
     return out
-
-
-ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
 
 
 def _sides(text: str, word: str) -> tuple[set[str], set[str]]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 from .actions import action_turned
-from .exact import ENTITY, exact_contradiction, terms
+from .exact import exact_contradiction
 from .polarity import property_flipped
+from .words import ENTITY, terms
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:

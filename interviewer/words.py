@@ -1,0 +1,15 @@
+"""Words the exact checks compare: content terms and named things (HBM, FP16, H100)."""
+
+from __future__ import annotations
+
+import re
+
+_TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
+_SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
+
+
+def terms(text: str) -> list[str]:
+    return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
+
+
+ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")

@@ -47,9 +47,12 @@ _COMPARATIVE = re.compile(
 _NEGATION = re.compile(
     r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I
 )
+# "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
 _NUMBER = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|gbps|"
-    r"tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?)\b",
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
+    r"((?:gpu|h100|a100|node)-hours?|tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|"
+    r"gbps|tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?|hours?|days?"
+    r"|weeks?)\b",
     re.I,
 )
 
@@ -77,6 +80,9 @@ _BASE = {
     "mhz": ("hz", 1e6),
     "w": ("watts", 1.0),
     "bit": ("bits", 1.0),
+    "hour": ("s", 3600.0),
+    "day": ("s", 86400.0),
+    "week": ("s", 604800.0),
     "byte": ("bytes", 1.0),
 }
 
@@ -93,7 +99,8 @@ _TIMES = re.compile(
 
 # A count of a fixed piece of the hardware ("a warp's 32 threads", "32 banks", "up to 7 MIG
 # instances") is a number with a unit: "a warp is 64 threads" meets "32 threads".
-_PLURALS = {"bits", "bytes", "watts", "threads", "lanes", "banks", "instances"}
+_PLURALS = {"bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "hours", "days"}
+_PLURALS |= {"weeks"}
 _COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
 
 
@@ -105,8 +112,10 @@ def quantities(text: str) -> set[tuple[str, float]]:
     for n, u in _NUMBER.findall(text):
         unit = u.lower()
         unit = unit[:-1] if unit in _PLURALS else unit
+        # Accelerator-hours of any kind are one quantity, not wall-clock time.
+        unit = "gpu-hours" if "-hour" in unit else unit
         quantity, factor = _BASE.get(unit, (unit, 1.0))
-        out.add((quantity, float(n) * factor))
+        out.add((quantity, float(n.replace(",", "")) * factor))
     return out
 
 
@@ -182,11 +191,11 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     if 1 <= len(pn) <= 2:
         # One number in the sentence, of a quantity the point gives (once, or for both sides
         # of a comparison): wrong when it is far from each of them. A multiple of a named
-        # thing is specific enough to be read beside other numbers ("2 x parameters x tokens
-        # ... 500 TFLOPS"); a bare size beside others is often another size ("100 KB" per
-        # image against "40 GB per node").
+        # thing or a count of GPU-hours is specific enough to be read beside other numbers ("2
+        # x parameters x tokens ... 500 TFLOPS"); a bare size beside others is often another
+        # size ("100 KB" per image against "40 GB per node").
         for quantity in {pu for pu, _ in pn}:
-            if len(sn) > 1 and not quantity.startswith("×"):
+            if len(sn) > 1 and not (quantity.startswith("×") or quantity == "gpu-hours"):
                 continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]

@@ -866,3 +866,24 @@ def test_an_answer_that_gets_the_questions_point_wrong_is_not_off_topic(built_in
     assert "off_topic" not in wrong.flags and wrong.score <= 1
     assert any(c.point_id == "checkpointing" and c.misconception for c in wrong.claims)
     assert any("no extra compute cost" in w for w in wrong.wrong_claims)
+
+
+def test_a_thousands_separator_is_part_of_the_number():
+    """ "1,024 threads" was read as 24 threads: a right answer contradicted a 1024 point."""
+    from interviewer.exact import quantities
+
+    assert quantities("up to 1,024 threads") == {("thread", 1024.0)}
+    assert (
+        exact_contradiction("A block has at most 1024 threads.", "A block holds 1,024 threads.")
+        is None
+    )
+    assert quantities("roughly 23,300 H100-hours, about 15 days") == {
+        ("gpu-hours", 23300.0),
+        ("s", 15 * 86400.0),
+    }
+    assert (
+        exact_contradiction(
+            "Training takes roughly 23,300 H100-hours.", "Training takes roughly 23 GPU-hours."
+        )
+        == "exact:number"
+    )

@@ -129,13 +129,22 @@ def test_a_point_stated_in_part_is_read_against_its_tersest_paraphrase(built_ind
     q = next(q for q in index.bank.technical() if q.text.startswith("My GPU utilization is low"))
     refs = gather(q.text, index, settings, question_id=q.id)
     grader = make_grader("offline", settings, index=index)
-    said, unrelated = grader.grade_many(
+    said, unrelated, with_wrong = grader.grade_many(
         [
             (q.text, "The input pipeline is starving the GPU.", refs),
             (q.text, "The GPU has plenty of work queued at all times.", refs),
+            # No benefit of the doubt for an answer that says something wrong.
+            (
+                q.text,
+                "The input pipeline is starving the GPU. Lower num_workers to 0 and turn off "
+                "pin_memory.",
+                refs,
+            ),
         ]
     )
     starved = next(c for c in said.claims if c.point_id == "starved")
     assert starved.verdict == "covered"
     assert starved.evidence == "The input pipeline is starving the GPU."
     assert next(c for c in unrelated.claims if c.point_id == "starved").verdict != "covered"
+    assert with_wrong.wrong_claims
+    assert next(c for c in with_wrong.claims if c.point_id == "starved").verdict == "missed"

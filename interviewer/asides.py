@@ -136,7 +136,7 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
         and len(segment[: m.end()].split()) >= 3
         and len(segment[m.end() :].split()) >= 3
         and (
-            speaks(segment[m.end() :])
+            _speaks(segment[m.end() :])
             or (typed and segment[m.start() - 1] in ".!?")
             or (
                 _PLAIN_START.match(segment[m.end() :])
@@ -166,14 +166,19 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
 _ABOUT_ME = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|my|me|myself|thanks|thank)\b", re.I)
 
 
-def speaks(text: str) -> bool:
+def about_me(text: str) -> bool:
+    """Speaks of the candidate ("I", "my") or thanks."""
+    return bool(_ABOUT_ME.search(text))
+
+
+def _speaks(text: str) -> bool:
     """Speaks of the candidate or to the interviewer."""
     return bool(_SELF.search(text) or _YOU.search(text))
 
 
 def _suspect(text: str, words: set[str]) -> bool:
     """Speaks of the candidate or to the interviewer, or shares no word with the material."""
-    return speaks(text) or not content_words(text) & words
+    return _speaks(text) or not content_words(text) & words
 
 
 def aside_candidates(question: str, refs: ReferenceSet, an: Analysis) -> list[str]:
@@ -230,7 +235,7 @@ def aside(
     # A run-on sentence that does not speak of anyone ("... same path Happy to go deeper")
     # goes only for being like padding: one that shares no word with the material may be
     # content, right or wrong ("... from left to right, with Push and Pop methods.").
-    plain = {t for s in parts for t in _run_on(s)[1] if not speaks(t)}
+    plain = {t for s in parts for t in _run_on(s)[1] if not _speaks(t)}
     out = [
         t
         for t, sim, gen in zip(candidates, sims, generic, strict=True)
@@ -274,7 +279,7 @@ def undecided(
         head, tails = _run_on(part, every)
         for text in (head, *tails) if tails else (part,):
             if (
-                (not every and not _ABOUT_ME.search(text))
+                (not every and not about_me(text))
                 or text in right
                 or any(text in e for e in wrong if e)
             ):

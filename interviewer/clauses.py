@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .asides import speaks
+from .asides import about_me
 from .claims import PointVerdict, Verdicts, margin
 from .roles import first_contradiction
 
@@ -147,8 +147,8 @@ def ask_paraphrases(case: Case, verdicts: Verdicts, min_sim: float) -> list[tupl
     answer that says something wrong (no benefit of the doubt), nor of a sentence as near a
     misconception as the point, or that an exact check finds contradicting the point: the
     model entails a terse paraphrase from a wrong sentence more readily than the point. Nor of
-    one that speaks of the candidate or to the interviewer: padding earns nothing, and a
-    lenient reading must not make it decide a verdict."""
+    one that speaks of the candidate or thanks (as padding does; an explanation's "you" is no
+    padding): padding earns nothing, and a lenient reading must not make it decide a verdict."""
     if case.verbatim is None or not len(case.verbatim) or verdicts.wrong_points():
         return []
     out = []
@@ -160,7 +160,7 @@ def ask_paraphrases(case: Case, verdicts: Verdicts, min_sim: float) -> list[tupl
         tersest = min(v.claim.alternatives, key=lambda t: len(t.split()))
         if (
             near >= min_sim
-            and not speaks(case.sentences[i])
+            and not about_me(case.sentences[i])
             and (case.misconceived is None or near > float(case.misconceived[i]))
             and not first_contradiction(v.claim.text, [case.sentences[i]])
             and not first_contradiction(tersest, [case.sentences[i]])

@@ -166,11 +166,6 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
 _ABOUT_ME = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|my|me|myself|thanks|thank)\b", re.I)
 
 
-def about_me(text: str) -> bool:
-    """Speaks of the candidate ("I", "my") or thanks."""
-    return bool(_ABOUT_ME.search(text))
-
-
 def _speaks(text: str) -> bool:
     """Speaks of the candidate or to the interviewer."""
     return bool(_SELF.search(text) or _YOU.search(text))
@@ -279,7 +274,7 @@ def undecided(
         head, tails = _run_on(part, every)
         for text in (head, *tails) if tails else (part,):
             if (
-                (not every and not about_me(text))
+                (not every and not _ABOUT_ME.search(text))
                 or text in right
                 or any(text in e for e in wrong if e)
             ):

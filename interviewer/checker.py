@@ -15,7 +15,7 @@ import numpy as np
 
 from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
 from .claims import margin as _margin
-from .clauses import Clause, read_again
+from .clauses import Clause, ask_again, covered_by_clauses
 from .disagreement import disagree, opening, opposed, turned_verdict
 from .dismissal import dismissed_points
 from .exact import exact_contradiction
@@ -53,8 +53,6 @@ class Case:
     text: str = ""
     question: str = ""  # its words name the topic, not the thing a dismissal waves away
     clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
-    # (len(sentences),): each sentence's similarity to the nearest text of any misconception.
-    misconceived: np.ndarray | None = None
 
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -129,7 +127,21 @@ def check_many(
     results = [
         _decide(case, ca, wa, wo, probs, th, confirmed, ctx) for case, ca, wa, wo, ctx in decided
     ]
-    return read_again(cases, results, nli, th)
+    # Points still missed, asked again of the clauses of run-on sentences (one more call).
+    again = [
+        ask_again(v, case.clauses, case.claim_vectors, th.min_sim, th.top_k)
+        for case, v in zip(cases, results, strict=True)
+    ]
+    flat = [
+        (c.text, case.claims[n].text) for case, a in zip(cases, again, strict=True) for n, c in a
+    ]
+    if not flat or nli is None:
+        return results
+    more = iter(nli.probabilities(flat))
+    return [
+        covered_by_clauses(v, a, [next(more) for _ in a], case.sentences, th.entail) if a else v
+        for case, v, a in zip(cases, results, again, strict=True)
+    ]
 
 
 def _ask(

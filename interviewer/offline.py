@@ -299,11 +299,6 @@ class OfflineGrader:
                 verbatim,
                 an.text or answer,
                 question,
-                misconceived=(
-                    (an.sentence_vecs @ self._vectors([(t,) for t in texts]).T).max(axis=1)
-                    if (texts := [t for w in wrongs for t in (w.text, *w.alternatives)])
-                    else None
-                ),
             )
             cases.append(case)
             where.append((n, origin))

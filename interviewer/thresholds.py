@@ -40,11 +40,6 @@ class Thresholds:
     # training run." as contradicting itself at 0.43). Exact checks still apply. Misconceptions
     # sit below it: 7 of the rubrics' 327 reach 0.9 against their key point's nearest text.
     verbatim: float = 0.93
-    # A point still missed is asked once more against its tersest paraphrase, of the sentence
-    # nearest its texts when at least this similar: "The input pipeline is starving the GPU."
-    # entails "The GPU is starved for work." (0.51), not the whole point (0.44), which goes on
-    # "finishing each batch and then waiting for the next one". 1.01: off.
-    paraphrase_sim: float = 0.5
     # A sentence this much nearer one of the point's own texts than the misconception's (their
     # mean) says the point, whatever the model reads: the model read the rubric's own "You'd
     # see HBM on the A100 and H100 and GDDR6X on a GeForce card." (0.88 to the point's texts,

@@ -99,8 +99,9 @@ _TIMES = re.compile(
 
 # A count of a fixed piece of the hardware ("a warp's 32 threads", "32 banks", "up to 7 MIG
 # instances") is a number with a unit: "a warp is 64 threads" meets "32 threads".
-_PLURALS = {"bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "hours", "days"}
-_PLURALS |= {"weeks"}
+_PLURALS = {
+    "bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "hours", "days", "weeks",
+}  # fmt: skip
 _COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
 
 

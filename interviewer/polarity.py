@@ -47,7 +47,7 @@ def properties(text: str) -> list[Property]:
         word = m.group(3).lower()
         if word in _NOT_PROPERTY:
             continue
-        denied = bool(m.group(1)) or text[m.start() : m.end()].lower().find("n't") >= 0
+        denied = bool(m.group(1)) or "n't" in m.group(0).lower()
         before = _CLAUSE_BREAK.split(text[: m.start()])[-1]
         if _CONDITIONAL.search(before):
             continue

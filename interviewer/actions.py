@@ -46,6 +46,7 @@ _NO_SUBJECT = {
     "could", "can", "try", "want", "need", "needs", "will", "simply", "instead", "let", "lets",
 }  # fmt: skip
 
+LOOK = 200  # characters read either side of an action: its negation, subject and object
 Action = tuple[int, str, frozenset[str]]  # direction, object, subject's words
 
 
@@ -54,20 +55,21 @@ def actions(text: str) -> list[Action]:
     out: list[Action] = [
         (1 if m.group(2).lower() == "true" else -1, m.group(1).lower(), frozenset())
         for m in _FLAG.finditer(text)
-        if not _NEGATED.search(text[: m.start()].lower())
+        if not _NEGATED.search(words_before(text, m.start()).lower())
     ]
     for m in _VERB.finditer(text):
-        if (m.group(1) or "").lower() == "lower" and not _lowered(text[m.end() :]):
+        after = text[m.end() : m.end() + LOOK]
+        if (m.group(1) or "").lower() == "lower" and not _lowered(after):
             continue
         direction = (
             _DIRECTION[m.group(1).lower()]
             if m.group(1)
             else (1 if m.group(2).lower() == "on" else -1)
         )
-        before = text[: m.start()]
+        before = words_before(text, m.start())
         if _NEGATED.search(before.lower()):
             continue
-        thing = _object(text[m.end() :])
+        thing = _object(after)
         if not thing:
             continue
         # A gerund names the action itself ("fixed by raising num_workers"), as an imperative does.
@@ -76,6 +78,12 @@ def actions(text: str) -> list[Action]:
         subject = frozenset(t.lower() for t in terms(clause)) - _NO_SUBJECT
         out.append((direction, thing, subject))
     return out
+
+
+def words_before(text: str, at: int) -> str:
+    """The words just before a match: its clause, negation and subject sit there, and reading
+    no further keeps a long run-on answer linear."""
+    return text[max(0, at - LOOK) : at]
 
 
 def _lowered(after: str) -> bool:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .actions import words_before
+
 # "is (not) P", "isn't P", "are never P", adverbs skipped ("is not always better").
 _COPULA = re.compile(
     r"\b(?:is|are|was|were)(?:\s+(not|never)\b|n't\b)?"
@@ -48,7 +50,7 @@ def properties(text: str) -> list[Property]:
         if word in _NOT_PROPERTY:
             continue
         denied = bool(m.group(1)) or "n't" in m.group(0).lower()
-        before = _CLAUSE_BREAK.split(text[: m.start()])[-1]
+        before = _CLAUSE_BREAK.split(words_before(text, m.start()))[-1]
         if _CONDITIONAL.search(before):
             continue
         subject = frozenset(

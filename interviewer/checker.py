@@ -22,6 +22,7 @@ from .exact import exact_contradiction
 from .nli import Entailment
 from .roles import (
     about_another,
+    binds_like,
     bound_number,
     first_contradiction,
     swapped_binding,
@@ -275,6 +276,7 @@ def _decide(
         else:  # partly stated at most: the entailment probability as fractional credit
             verdicts.append(PointVerdict(claim, "missed", "", round(e, 3), _margin(e, th.entail)))
     stated = []
+    point_of = {c.id: c.text for c in case.claims}
     for wrong, asked, own in zip(case.wrongs, wrong_asks, wrong_own, strict=True):
         if asked and probs is not None:
             # Stated: the sentence says the wrong claim clearly more than the right one (a
@@ -295,11 +297,18 @@ def _decide(
             part = _part(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
             # ... about the thing the misconception names (the model barely tells MIG from
             # MPS, or E4M3 from E5M2), and not a restatement of the point it denies.
+            # Nor can either model tell which named thing a word belongs to: where the sentence
+            # gives the names the point's words it says the point, where the misconception's,
+            # that, however the probabilities and similarities fall.
+            binds = binds_like(
+                case.sentences[part], point_of.get(wrong.contradicts, ""), wrong.text
+            )
             said = (
-                (clearly or agreeing)
+                (clearly or agreeing or (binds < 0 and pe >= th.stated))
+                and binds <= 0
                 and _asserts(case, best[1])
                 and not about_another(wrong.text, case.sentences[part])
-                and not _restates_instead(case, part, wrong, th, confusable)
+                and (binds < 0 or not _restates_instead(case, part, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[part])
             )
             if said:
@@ -324,14 +333,17 @@ def _decide(
 
 def _swapped_in(case: Case, claim: str) -> str | None:
     """Roles swapped across the answer (the top sentence alone was checked): between things of
-    one kind across its sentences, or between two named things within one sentence; or the
-    point's subject given another count of a part ("BF16 only gets 5 exponent bits")."""
+    one kind across its sentences, between two named things within one sentence, or between
+    the point's subject and another point's across the answer; or the point's subject given
+    another count of a part ("BF16 only gets 5 exponent bits")."""
     if not case.text or len(case.sentences) < 2:
         return None
+    siblings = [c.text for c in case.claims if c.text != claim]
     return (
         swapped_kinds(claim, case.text)
         or bound_number(claim, case.text)
         or next((found for t in case.sentences if (found := swapped_binding(claim, t))), None)
+        or swapped_binding(claim, case.text, siblings)
     )
 
 

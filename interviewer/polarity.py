@@ -1,5 +1,6 @@
 """A property denied where the point asserts it, or asserted where the point denies it: "X is
-not P" against "X is P", of the same subject. The negation check in `exact.py` reads a whole
+not P" against "X is P", or "X does not grow with Y" against "X grows with Y", of the same
+subject. The negation check in `exact.py` reads a whole
 sentence's words and its negations: "Atomics don't matter, because floating-point addition is
 associative" holds one negation, as "Floating-point addition is not associative, so ..."
 does, and shares too few of the long point's words. Here each "is/are P" is read on its own.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .actions import words_before
+from .words import terms
 
 # "is (not) P", "isn't P", "are never P", adverbs skipped ("is not always better").
 _COPULA = re.compile(
@@ -79,3 +81,89 @@ def _same_subject(a: frozenset[str], b: frozenset[str]) -> bool:
     """Most of the shorter subject's words in the other ("shared memory" is not "global
     memory")."""
     return bool(a and b) and len(a & b) * 3 >= 2 * min(len(a), len(b))
+
+
+# A verb denied: "does not grow", "doesn't need", "never recomputes", "no longer fits".
+_DENIED_VERB = re.compile(
+    r"\b(?:(?:does|do|did)\s+not|doesn't|don't|didn't|never|no\s+longer)"
+    r"\s+(?:really\s+|even\s+|actually\s+)?([a-z]{3,})\b",
+    re.I,
+)
+_NEEDS_NO = re.compile(r"\b([a-z]{3,}s)\s+no\s+[a-z]", re.I)  # "needs no loss scaling"
+_DENIED_BEFORE = re.compile(
+    r"(?:\b(?:(?:does|do|did)\s+not|not|never|no\s+longer)|\w+n't)"
+    r"\s+(?:really\s+|even\s+|actually\s+)?$",
+    re.I,
+)
+_LIGHT = {"have", "has", "had", "get", "make", "mean", "know", "think", "say", "see", "want"}
+_PRONOUNS = {"you", "we", "it", "its", "they", "this", "that", "these", "those", "one", "them"}
+# Words that end a subject noun phrase: the verb or an adverb before it.
+_NOT_NOUN = {
+    "is", "are", "was", "were", "be", "has", "have", "had", "does", "do", "did", "can", "could",
+    "will", "would", "should", "must", "may", "might", "never", "not", "always", "usually",
+    "often", "also", "only", "just",
+}  # fmt: skip
+_ANY = {"anything", "everything", "any"}
+
+Action = tuple[bool, frozenset[str], frozenset[str]]  # denied, subject's words, object's words
+
+
+def verb_flipped(point: str, sentence: str) -> str | None:
+    """ "exact:negation" when the sentence denies, of the point's subject and object, the verb
+    the point asserts ("The KV cache ... does not grow with context length" against "... grows
+    with batch size times context length"), or asserts the one it denies."""
+    if _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
+        return None
+    stems = {
+        _stem(m.group(1))
+        for t in (point, sentence)
+        for pattern in (_DENIED_VERB, _NEEDS_NO)
+        for m in pattern.finditer(t)
+    }
+    for stem in stems - _LIGHT:
+        for denied, subject, obj in _uses(point, stem):
+            same = [
+                d
+                for d, s, o in _uses(sentence, stem)
+                if _same_subject(s, subject) and (obj & o or not obj or o & _ANY)
+            ]
+            if same and all(d != denied for d in same):
+                return "exact:negation"
+    return None
+
+
+def _stem(verb: str) -> str:
+    verb = verb.lower()
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
+
+
+def _uses(text: str, stem: str) -> list[Action]:
+    """Each use of the verb in the text, denied or not, with its subject and object."""
+    out = []
+    for m in re.finditer(rf"\b{re.escape(stem)}(?:s|es)?\b", text, re.I):
+        before = words_before(text, m.start())
+        after = _CLAUSE_BREAK.split(text[m.end() : m.end() + 120])[0]
+        denied = bool(_DENIED_BEFORE.search(before)) or after.lower().startswith(" no ")
+        pieces = _CLAUSE_BREAK.split(_DENIED_BEFORE.sub("", before))
+        subject = _words(pieces[-1]) - _PRONOUNS - _NOT_NOUN
+        for piece in reversed(pieces[:-1]):  # an elided or pronoun subject: the one before
+            if subject:
+                break
+            subject = _lead(piece)
+        out.append((denied, frozenset(subject), frozenset(terms(after)) - _PRONOUNS))
+    return out
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _SUBJECT_SKIP and len(w) >= 3}
+
+
+def _lead(piece: str) -> set[str]:
+    """A clause's subject: its words up to the verb ("Activation checkpointing stores ...")."""
+    out: set[str] = set()
+    for w in _WORD.findall(piece.lower()):
+        if w in _NOT_NOUN or (out and w.endswith("s") and not w.endswith("ss")):
+            break
+        if w not in _SUBJECT_SKIP and len(w) >= 2:
+            out.add(w)
+    return out - _PRONOUNS

@@ -7,22 +7,24 @@ the binding. Also: whether a sentence is about another named thing than a claim.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .actions import action_turned
 from .exact import exact_contradiction
-from .polarity import property_flipped
+from .polarity import property_flipped, verb_flipped
 from .words import ENTITY, terms
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped) in these sentences."""
+    property_flipped, verb_flipped) in these sentences."""
     for sentence in sentences:
         if found := (
             exact_contradiction(point, sentence)
             or swapped_roles(point, sentence)
             or action_turned(point, sentence)
             or property_flipped(point, sentence)
+            or verb_flipped(point, sentence)
         ):
             return found
     return None
@@ -101,6 +103,9 @@ def about_another(claim: str, sentence: str) -> bool:
     return bool(mine and lead in theirs and mine[0] not in theirs)
 
 
+_USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
+
+
 def _bindings(text: str) -> dict[str, set[str]]:
     """The content words of each clause, by the named thing it is about: the first it names,
     or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
@@ -110,11 +115,30 @@ def _bindings(text: str) -> dict[str, set[str]]:
     for clause in _BIND_SPLIT.split(text):
         found = _names(clause)
         if found:
-            current = found[0]
+            # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
+            used = _names(m.group(1)) if (m := _USES.search(clause)) else []
+            current = (used or found)[0]
         if current is not None:
             words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
             out.setdefault(current, set()).update(words)
     return out
+
+
+def _pairs(text: str) -> set[tuple[str, str]]:
+    return {(name, w) for name, words in _bindings(text).items() for w in words}
+
+
+def binds_like(sentence: str, first: str, second: str) -> int:
+    """Which of two texts that trade roles (a key point and the misconception that swaps them)
+    the sentence gives the same named things the same words as: 1 the first, -1 the second, 0
+    neither clearly or no such pair. The models read words, not who they belong to: "E5M2 for
+    the weights and E4M3 for gradients" entails and embeds as near the point (E4M3 for
+    weights) as the misconception."""
+    if not swapped_binding(first, second):
+        return 0
+    said = _pairs(sentence)
+    a, b = len(said & _pairs(first)), len(said & _pairs(second))
+    return 1 if a > b else -1 if b > a else 0
 
 
 _NOT_HEADS = {"is", "are", "was", "were", "has", "have", "does", "do", "can", "will", "uses"}
@@ -151,15 +175,24 @@ def swapped_kinds(point: str, text: str) -> str | None:
     return _role_taken(point, subject, by_subject, others)
 
 
-def swapped_binding(point: str, text: str) -> str | None:
+def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str | None:
     """Two named things trade properties: the point gives A one and B another, the answer
     gives A B's and B A's ("E4M3 with more precision and E5M2 with more range" against "E4M3
     has the wider range and E5M2 the extra precision"), each way at least once and more often
-    crossed than not."""
+    crossed than not. B's may come from another key point about it (`siblings`): "PCIe is the
+    narrow general-purpose bus" and "NVLink is a dedicated GPU-to-GPU interconnect" against
+    "NVLink is the narrow general-purpose bus ... PCIe is the dedicated interconnect"."""
     p, s = _bindings(point), _bindings(text)
-    both = [n for n in p if n in s]
-    for i, a in enumerate(both):
-        for b in both[i + 1 :]:
+    pairs = [(a, b) for i, a in enumerate(p) for b in list(p)[i + 1 :]]
+    if siblings:  # only the point's subject against each other point's
+        pairs, subject = [], _subject(point)
+        for sibling in siblings:
+            other = _bindings(sibling)
+            if subject in p and (b := _subject(sibling)) and b not in p and b in other:
+                p[b] = other[b]
+                pairs.append((subject, b))
+    for a, b in pairs:
+        if a in s and b in s:
             pa, pb, sa, sb = p[a] - p[b], p[b] - p[a], s[a] - s[b], s[b] - s[a]
             crossed = len(pa & sb) + len(pb & sa)
             if pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb):

@@ -53,6 +53,23 @@ def built_index(tmp_path_factory, embedder):
 
 
 @pytest.fixture()
+def bank_grader(built_index):
+    """Grades answers to one bank question with the offline grader, as a batch would."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+
+    def grade(question):
+        q = next(q for q in index.bank.technical() if q.text == question)
+        refs = gather(q.text, index, settings, question_id=q.id)
+        return lambda *answers: grader.grade_many([(q.text, a, refs) for a in answers])
+
+    return grade
+
+
+@pytest.fixture()
 def corpus_copy(tmp_path) -> Path:
     dst = tmp_path / "corpus"
     shutil.copytree(CORPUS, dst)

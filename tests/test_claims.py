@@ -605,10 +605,10 @@ def test_a_two_word_fragment_of_a_longer_answer_states_no_misconception(built_in
     assert grade.wrong_claims == () and grade.score >= 4
 
 
-def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
+def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(bank_grader):
     """Blind set, dev split: this inverted answer scored 3, with both definitions it swaps
     listed as covered. Roles are now read across the whole answer."""
-    grade_pair = _bank_grader(built_index, "What is a CUDA core vs a Tensor Core?")
+    grade_pair = bank_grader("What is a CUDA core vs a Tensor Core?")
     inverted = (
         "Tensor Cores are the general-purpose units: each one handles a single thread's scalar "
         "FP32 or INT operation per clock and can run arbitrary branchy code. CUDA cores are the "
@@ -626,12 +626,12 @@ def test_an_answer_that_swaps_two_things_across_sentences_is_wrong(built_index):
     assert ok.wrong_claims == () and ok.score >= 3
 
 
-def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
+def test_a_misconception_in_the_candidates_own_words_is_named(bank_grader):
     """Blind set, dev split: this answer states the rubric's "ZeRO-3 only shards the optimizer
     states while the parameters stay replicated on every GPU" in other words and scored 2 with
     nothing wrong listed: the checker had only ever seen a misconception entail itself. Stage 2
     now trains on each misconception's paraphrases."""
-    grade_pair = _bank_grader(built_index, "What is DeepSpeed ZeRO-3?")
+    grade_pair = bank_grader("What is DeepSpeed ZeRO-3?")
     wrong = (
         "ZeRO-3 is the lightest of the ZeRO stages: it only shards the optimizer states and "
         "keeps parameters and gradients fully replicated."
@@ -648,15 +648,14 @@ def test_a_misconception_in_the_candidates_own_words_is_named(built_index):
 
 
 def test_a_misconception_the_model_cannot_tell_from_its_point_needs_the_nearer_sentence(
-    built_index,
+    bank_grader,
 ):
     """A browser trial (stop 36): this right answer scored 1 with "A 1B-parameter model needs
     tensor and pipeline parallelism" named as what it said. The model reads the key point
     itself ("... plain data parallelism ... with no tensor or pipeline parallelism") as
     entailing that misconception at 0.90; such a misconception is now stated only by a
     sentence at least as near its texts as the point's."""
-    grade_pair = _bank_grader(
-        built_index,
+    grade_pair = bank_grader(
         "Architect a distributed training system to run a single 1B-parameter transformer on "
         "1024 GPUs across multiple racks and finish within 24 hours. Requirements include "
         "efficient inter-GPU communication, spot-instance friendliness, checkpoint/resume, "
@@ -672,12 +671,12 @@ def test_a_misconception_the_model_cannot_tell_from_its_point_needs_the_nearer_s
     assert any(c.point_id == "sizing" and c.verdict == "covered" for c in right.claims)
 
 
-def test_a_trade_turned_round_is_wrong_however_sure_the_model_is(built_index):
+def test_a_trade_turned_round_is_wrong_however_sure_the_model_is(bank_grader):
     """Blind set, dev split: the model entailed "trades compute for memory" from "trades memory
     for compute" at 0.91, and a sure entailment overruled the exact check, so this inverted
     answer scored 3 with the point covered. Two things turned round inside one clause now
     stand against the model; the sentence that turns them is the one quoted."""
-    grade_pair = _bank_grader(built_index, "What is gradient checkpointing?")
+    grade_pair = bank_grader("What is gradient checkpointing?")
     inverted = (
         "It trades memory for compute: you store extra copies of the activations at every "
         "layer so the backward pass never has to redo any forward work. That makes backward "
@@ -694,18 +693,6 @@ def test_a_trade_turned_round_is_wrong_however_sure_the_model_is(built_index):
     assert any(c.startswith('"It trades memory for compute') for c in wrong.wrong_claims)
     assert not any(c.startswith("It trades compute for memory") for c in wrong.covered)
     assert ok.wrong_claims == () and ok.score >= 3
-
-
-def _bank_grader(built_index, question):
-    """Grades answers to one bank question with the offline grader, as a batch would."""
-    from interviewer.grader import make_grader
-    from interviewer.references import gather
-
-    settings, index = built_index
-    q = next(q for q in index.bank.technical() if q.text == question)
-    refs = gather(q.text, index, settings, question_id=q.id)
-    grader = make_grader("offline", settings, index=index)
-    return lambda *answers: grader.grade_many([(q.text, a, refs) for a in answers])
 
 
 BF16_RANGE = "BF16 keeps FP32's 8 exponent bits, so it has the same dynamic range as FP32."
@@ -834,11 +821,11 @@ def test_opposite_words_about_another_thing_are_no_contradiction():
     assert not opposed(MORE_REGISTERS, "Fewer registers give lower occupancy.")
 
 
-def test_a_right_occupancy_answer_is_not_called_wrong(built_index):
+def test_a_right_occupancy_answer_is_not_called_wrong(bank_grader):
     """Tried in the app: this right answer scored 1/5, with two wrong claims (its "fewer
     registers" read against "more resident warps", and "lower occupancy with more registers"
     read as the misconception that more registers raise occupancy)."""
-    grade_pair = _bank_grader(built_index, "What is occupancy and is higher always better?")
+    grade_pair = bank_grader("What is occupancy and is higher always better?")
     right, wrong = grade_pair(
         "Occupancy is active warps on an SM over the most it can hold. Higher is not always "
         "better: once there are enough warps to hide latency, or HBM bandwidth is saturated, "
@@ -853,12 +840,11 @@ def test_a_right_occupancy_answer_is_not_called_wrong(built_index):
     assert wrong.score <= 1 and wrong.wrong_claims
 
 
-def test_an_answer_that_gets_the_questions_point_wrong_is_not_off_topic(built_index):
+def test_an_answer_that_gets_the_questions_point_wrong_is_not_off_topic(bank_grader):
     """A browser trial (stop 37): this misconception, given to the out-of-memory question, was
     flagged as answering another bank question (gradient checkpointing's), so it scored 0 with
     nothing wrong named. Getting one of the question's points wrong is about the question."""
-    grade = _bank_grader(
-        built_index,
+    grade = bank_grader(
         "You hit CUDA out-of-memory. Walk through how you'd reduce memory without changing the "
         "model.",
     )

@@ -3,7 +3,7 @@
 
 import pytest
 
-from interviewer.polarity import property_flipped
+from interviewer.polarity import property_flipped, verb_flipped
 
 ASSOCIATIVE = (
     "Floating-point addition is not associative, so any change in the order of a reduction "
@@ -81,3 +81,77 @@ def test_an_answer_that_calls_float_addition_associative_is_wrong_on_that_point(
     assert wrong.score <= 1
     assert not any("associative" in c for c in right.wrong_claims)
     assert any("associative" in c for c in right.covered)
+
+
+KV_CACHE = (
+    "The KV cache comes on top of the weights and grows with batch size times context length."
+)
+LOSS_SCALING = (
+    "FP16 needs loss scaling, multiplying the loss before backprop and unscaling the gradients "
+    "before the optimizer step, so that small gradients don't underflow to zero."
+)
+BF16 = (
+    "BF16 has the same exponent range as FP32, so it usually needs no loss scaling and is "
+    "preferred on Ampere and newer GPUs."
+)
+CHECKPOINTING = (
+    "Activation checkpointing discards most activations in the forward pass and recomputes them "
+    "in the backward pass, trading compute for activation memory."
+)
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        # An elided subject ("... and does not grow") is the clause's before it.
+        (KV_CACHE, "The KV cache is tiny and does not grow with context length or batch size."),
+        # "never" of the same subject, whatever another subject is said to need.
+        (
+            LOSS_SCALING,
+            "FP16 shares FP32's exponent range, so FP16 never needs loss scaling, whereas BF16 "
+            "has a narrow exponent and always needs a loss scaler.",
+        ),
+        # "you" is no subject: the thing the clause before names is; "anything" is any object.
+        (
+            CHECKPOINTING,
+            "Activation checkpointing stores every activation so you never recompute anything.",
+        ),
+        # "needs no X" denies, "needs X" asserts.
+        (BF16, "BF16 needs loss scaling just like FP16."),
+    ],
+)
+def test_the_verb_denied_of_the_same_thing_is_a_contradiction(point, sentence):
+    assert verb_flipped(point, sentence) == "exact:negation"
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        # The point's way, for each subject.
+        (
+            LOSS_SCALING,
+            "FP16 has a narrow exponent, so it needs loss scaling; BF16 shares FP32's exponent "
+            "range and usually needs no loss scaling.",
+        ),
+        (
+            BF16,
+            "FP16 has a narrow exponent, so it needs loss scaling; BF16 shares FP32's exponent "
+            "range and usually needs no loss scaling.",
+        ),
+        # Another object ("them" is no object to compare).
+        (
+            "Activation checkpointing stores only layer inputs and recomputes the rest.",
+            "Activation checkpointing recomputes activations in the backward pass, so you never "
+            "store them.",
+        ),
+        # Another subject.
+        (
+            "FlashAttention never writes the full score matrix to HBM.",
+            "Standard attention writes the full matrix to HBM and reads it back.",
+        ),
+        # Conditional.
+        (KV_CACHE, "If the context is fixed, the KV cache does not grow with context length."),
+    ],
+)
+def test_no_verb_contradiction_where_it_is_not_sure(point, sentence):
+    assert verb_flipped(point, sentence) is None

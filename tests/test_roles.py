@@ -1,0 +1,117 @@
+"""Who a property belongs to (`roles.py`), as a browser trial found it misread (stop 40):
+swapped answers scored 3-4 with both swapped points listed as covered."""
+
+import pytest
+
+from interviewer.roles import binds_like, swapped_binding
+
+PCIE = (
+    "PCIe is the general-purpose expansion bus and is comparatively narrow, so GPU-to-GPU "
+    "traffic over it bottlenecks collectives."
+)
+NVLINK = (
+    "NVLink is a dedicated GPU-to-GPU interconnect with many times PCIe's bandwidth and direct "
+    "peer-to-peer access, about 900 GB/s per H100."
+)
+FP8 = (
+    "FP8 uses E4M3 for weights and activations in the forward pass and E5M2 for gradients, "
+    "giving about twice BF16's Tensor-Core throughput on Hopper, Ada and Blackwell."
+)
+FP8_WRONG = (
+    "E5M2 is used for weights and activations because it has more precision, while E4M3 is for "
+    "gradients."
+)
+
+
+@pytest.mark.parametrize(
+    "answer,found",
+    [
+        # What one key point says of PCIe and another of NVLink, each said of the other.
+        (
+            "NVLink is the general-purpose expansion bus every GPU plugs into, and it's "
+            "comparatively narrow. PCIe is NVIDIA's dedicated high-bandwidth GPU interconnect, "
+            "with many times more bandwidth and direct peer-to-peer access.",
+            "exact:swapped",
+        ),
+        (
+            "PCIe is the general-purpose bus every GPU plugs into and it is comparatively narrow. "
+            "NVLink is NVIDIA's dedicated GPU-to-GPU interconnect with many times more bandwidth.",
+            None,
+        ),
+        # One side only: no trade.
+        ("PCIe is comparatively narrow, and NVLink is faster.", None),
+    ],
+)
+def test_two_things_trade_what_two_key_points_say_of_them(answer, found):
+    assert swapped_binding(PCIE, answer, [NVLINK]) == found
+
+
+def test_what_a_clause_uses_goes_with_the_thing_used():
+    """ "FP8 uses E4M3 for weights": the weights are E4M3's, not FP8's."""
+    swapped = "You use E5M2 for the forward pass and weights and E4M3 for gradients."
+    assert swapped_binding(FP8, swapped) == "exact:swapped"
+    assert swapped_binding(FP8, "Use E4M3 for weights and activations, E5M2 for gradients.") is None
+
+
+def test_a_misconception_that_swaps_its_points_roles_is_told_apart_by_the_bindings():
+    swapped = "You use E5M2 for the forward pass and weights and E4M3 for gradients."
+    right = "On Hopper you use E4M3 for weights and activations and E5M2 for gradients."
+    assert binds_like(swapped, FP8, FP8_WRONG) == -1
+    assert binds_like(right, FP8, FP8_WRONG) == 1
+    # Not a swap of the point: the bindings decide nothing.
+    assert binds_like(swapped, FP8, "FP8 needs no scaling factors.") == 0
+
+
+@pytest.mark.parametrize(
+    "question,wrong,right",
+    [
+        (
+            "What is the difference between PCIe and NVLink for multi-GPU?",
+            "NVLink is the general-purpose expansion bus that every GPU plugs into, and it's "
+            "comparatively narrow, so GPU-to-GPU traffic over NVLink bottlenecks collectives. "
+            "PCIe is NVIDIA's dedicated high-bandwidth GPU interconnect with the NVSwitch fabric, "
+            "giving many times more bandwidth and direct peer-to-peer access. So for tensor "
+            "parallelism you want PCIe, not NVLink.",
+            "PCIe is the general-purpose bus every GPU plugs into and it is comparatively narrow, "
+            "so collectives over it bottleneck. NVLink is NVIDIA's dedicated GPU-to-GPU "
+            "interconnect with many times more bandwidth, about 900 GB/s on H100, and NVSwitch "
+            "connects every GPU in the node at full speed. For tensor parallelism you want NVLink.",
+        ),
+        (
+            "How would you serve or train under FP8, and what breaks?",
+            "FP8 is supported on Hopper Tensor Cores. You use E5M2 for the forward pass and "
+            "weights and E4M3 for gradients, because E4M3 has the wider dynamic range.",
+            "On Hopper you use E4M3 for weights and activations in the forward pass and E5M2 for "
+            "gradients, since E5M2 has the wider range. You need per-tensor or per-block scaling "
+            "factors with amax history, keep norms, softmax and master weights in higher "
+            "precision, watch for activation outliers, and validate on an eval set using "
+            "Transformer Engine.",
+        ),
+        (
+            "What is mixed-precision training?",
+            "Mixed precision means running the matmuls in 16-bit on Tensor Cores while keeping "
+            "the master weights in FP32. FP16 is the one that shares FP32's 8-bit exponent range, "
+            "so FP16 never needs loss scaling, whereas BF16 has a narrow exponent and always "
+            "needs a loss scaler to stop gradients underflowing.",
+            None,
+        ),
+        (
+            "Pick hardware to serve a 70B model. How do you size it?",
+            "In FP16 the 70B weights take about 140 GB, so two 80 GB H100s with tensor "
+            "parallelism. The KV cache is tiny and does not grow with context length or batch "
+            "size, so you can ignore it.",
+            "In FP16 70B parameters at 2 bytes each are about 140 GB, which does not fit one 80 "
+            "GB GPU, so I'd use two H100s with tensor parallelism or quantize to FP8. The KV "
+            "cache comes on top and grows with batch size and context length, so I size it for "
+            "the target concurrency.",
+        ),
+    ],
+)
+def test_a_trials_swapped_and_denied_answers_are_wrong(bank_grader, question, wrong, right):
+    """A browser trial (stop 40): the wrong answers scored 4, 2, 3 and 1-with-the-KV-point-
+    covered, each swapped or denied point listed as covered; the right ones stay right."""
+    answers = (wrong, right) if right else (wrong,)
+    graded = bank_grader(question)(*answers)
+    assert graded[0].score <= 1 and graded[0].wrong_claims
+    if right:
+        assert graded[1].wrong_claims == () and graded[1].score >= 4

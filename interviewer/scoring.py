@@ -149,16 +149,20 @@ def _shown(claim: cl.Claim) -> str:
     return f"{verdict}. {claim.text}"
 
 
-def feedback(score: int, results: Sequence[ClaimResult]) -> str:
-    """Plain feedback: the wrong claim first, then what was right, then what to add."""
-    lead = {
-        5: "Complete answer.",
-        4: "Solid answer with a minor gap.",
-        3: "The core idea is there, but important points are missing.",
-        2: "Some relevant content, with major gaps.",
-        1: "Mostly incorrect or vague.",
-        0: "This does not answer the question correctly.",
-    }[score]
+def feedback(score: int, results: Sequence[ClaimResult], lead: str = "") -> str:
+    """Plain feedback: the wrong claim first, then what was right, then what to add. `lead`
+    replaces the score's own line where something else set the score (a cap)."""
+    lead = (
+        lead
+        or {
+            5: "Complete answer.",
+            4: "Solid answer with a minor gap.",
+            3: "The core idea is there, but important points are missing.",
+            2: "Some relevant content, with major gaps.",
+            1: "Mostly incorrect or vague.",
+            0: "This does not answer the question correctly.",
+        }[score]
+    )
     wrong = [r for r in results if r.verdict == "contradicted"]
     covered = [r for r in results if r.verdict == "covered"]
     missed = [r for r in results if r.verdict == "missed"]

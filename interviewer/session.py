@@ -130,9 +130,16 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
     estimate = max(first.expected_score or float(first.score), by_coverage)
     score, _ = by_scale(verdicts, estimate)
     fixed = tuple(corrected.values())
+    # Capped by the slip, not by gaps: the score's own line ("important points are missing")
+    # would contradict "You covered 6 of 6 key points".
+    lead = (
+        "Right in the end, but a wrong claim counts as one notable error even when put right."
+        if fixed and score > 3
+        else ""
+    )
     if fixed:
         score = min(score, 3)
-    text = feedback(score, results)
+    text = feedback(score, results, lead)
     if fixed:
         text += (
             f" You corrected {len(fixed)} wrong claim{'s' if len(fixed) > 1 else ''} when asked."

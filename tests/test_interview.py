@@ -465,3 +465,27 @@ def test_a_reply_is_graded_on_its_point_when_reading_it_against_the_rest_fails(b
     point = engine.rubric(q).point(out.next.focus)
     reply = engine.answer(s, point.text).turn.grade
     assert [c.point_id for c in reply.claims] == [point.id] and reply.claims[0].verdict == "covered"
+
+
+def test_a_question_capped_by_a_corrected_slip_does_not_say_points_are_missing():
+    """A browser trial (stop 40): every point covered after the replies, the score capped at 3
+    for the wrong claim put right, and the card said "important points are missing. You
+    covered 6 of 6 key points"."""
+    from interviewer.records import ClaimResult, Grade, Provenance
+    from interviewer.session import Prompt, Turn
+
+    def turn(kind, *claims):
+        covered = tuple(c.point for c in claims if c.verdict == "covered")
+        grade = Grade(
+            5 if len(covered) == 2 else 1, covered, (), (), "", (), (), 0.9,
+            Provenance("offline", "m"), claims=claims,
+        )  # fmt: skip
+        return Turn(Prompt("q1", "Q?", kind, "easy"), "an answer", grade, 0.0)
+
+    a = ClaimResult("Point A.", "covered", point_id="a")
+    b_wrong = ClaimResult("Point B.", "contradicted", evidence="B is not so.", point_id="b")
+    b_right = ClaimResult("Point B.", "covered", point_id="b")
+    result = question_result([turn("question", a, b_wrong), turn("follow_up", b_right)], "q1")
+    assert result.score == 3 and [c.point_id for c in result.corrected] == ["b"]
+    assert "points are missing" not in result.feedback
+    assert "one notable error" in result.feedback and "covered 2 of 2" in result.feedback

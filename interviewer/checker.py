@@ -281,7 +281,13 @@ def _decide(
         if asked and probs is not None:
             # Stated: the sentence says the wrong claim clearly more than the right one (a
             # misconception shares most of its words with the key point it inverts).
-            best = max(asked, key=lambda a: p(a)[0] - probs[a[0] + 1][0])
+            # Of the sentences asked, those sure enough first: a clause that says it by a wider
+            # margin but less surely must not hide the whole sentence that says it surely.
+            def over(a: Ask) -> float:
+                return float(p(a)[0] - probs[a[0] + 1][0])
+
+            sure = [a for a in asked if p(a)[0] >= th.stated and over(a) >= th.stated_margin]
+            best = max(sure or asked, key=over)
             pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
             against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
             clearly = pe >= th.stated and pe - right >= th.stated_margin

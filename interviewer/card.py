@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .delivery import assess
 from .interview import Engine
-from .report import point_line, wrong_line
-from .session import Session, question_result
+from .report import delivery_lines, point_line, wrong_line
+from .session import Session, Turn, question_result
 
 FLAG_WORDS = {
     "empty": "No answer was given",
@@ -49,46 +48,78 @@ def score_so_far(session: Session, n: int) -> int:
     return question_result(session.turns[: n + 1], session.turns[n].prompt.question_id).score
 
 
+def skipped_card(session: Session, engine: Engine) -> tuple[str, str]:
+    """The card after a skip. A skipped follow-up closes its question: the question's card, as
+    its answer left it. A skipped question: what a full answer covers, and the model answer,
+    to learn from as an answered question's card teaches."""
+    qid = session.turns[-1].prompt.question_id
+    graded = [t for t in session.turns if t.prompt.question_id == qid and t.grade]
+    if graded:
+        return closed_card(session, engine, graded[-1], "_You skipped the follow-up._")
+    q = engine.bank.get(qid)
+    rubric = engine.rubric(q) if q else None
+    lines = ["### Skipped", ""]
+    if rubric and rubric.key_points:
+        points = [point_line(k.text, "") for k in rubric.ordered()]
+        lines += ["**What a full answer covers**", *points, ""]
+    if rubric and rubric.model_answer:
+        lines += ["**Model answer**", "", rubric.model_answer, ""]
+    return "\n".join(lines), ""
+
+
 def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
     """The last turn's card. While a follow-up of the question is pending it shows the score
     so far only: what was missed would give the follow-up away. Once the question is closed:
     the question's result over all its turns, the wrong claims with their corrections, what was
     missed with its source, and the model answer."""
     turn = session.turns[-1]
+    if turn.grade is None:
+        return skipped_card(session, engine)
+    if closed_after(session, len(session.turns) - 1):
+        return closed_card(session, engine, turn)
+    delivery = _delivery(engine, turn)
+    return (
+        "\n".join(
+            [
+                f"### Score so far {score_so_far(session, len(session.turns) - 1)}/5",
+                "",
+                "A follow-up question is next. What you missed, and a model answer, are "
+                "shown when this question is closed.",
+                "",
+                *delivery,
+            ]
+        ),
+        _references(turn),
+    )
+
+
+def _references(turn: Turn) -> str:
+    assert turn.grade is not None
+    refs = "\n\n".join(
+        f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in turn.grade.references
+    )
+    return refs or "_No reference passages._"
+
+
+def _delivery(engine: Engine, turn: Turn) -> list[str]:
+    """Apart from the score: how it was said, not what."""
+    q = engine.bank.get(turn.prompt.question_id)
+    rubric = engine.rubric(q) if q else None
+    said = delivery_lines(turn, rubric.model_answer if rubric else "")
+    return ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
+
+
+def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") -> tuple[str, str]:
+    """A closed question's card, `turn` being its last graded one."""
     g = turn.grade
-    if g is None:
-        return "_Skipped._", ""
-    refs = "\n\n".join(f"**{r.source or r.id}**\n\n> {passage(r.text)}" for r in g.references)
-    refs = refs or "_No reference passages._"
+    assert g is not None
     qid = turn.prompt.question_id
     q = engine.bank.get(qid)
     rubric = engine.rubric(q) if q else None
-    # Delivery is apart from the score: how it was said, not what (and nothing to say of an
-    # "I don't know" or an empty answer).
-    said = (
-        []
-        if g.flags and set(g.flags) <= {"empty", "non_answer"}
-        else assess(turn.answer, rubric.model_answer if rubric else "", turn.spoken).lines()
-    )
-    delivery = (
-        ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
-    )
-    if not closed_after(session, len(session.turns) - 1):
-        return (
-            "\n".join(
-                [
-                    f"### Score so far {score_so_far(session, len(session.turns) - 1)}/5",
-                    "",
-                    "A follow-up question is next. What you missed, and a model answer, are "
-                    "shown when this question is closed.",
-                    "",
-                    *delivery,
-                ]
-            ),
-            refs,
-        )
     result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", result.feedback, "", *delivery]
+    lines = [f"### Score {result.score}/5", "", result.feedback, ""]
+    lines += [note, ""] if note else []
+    lines += _delivery(engine, turn)
     if g.flags:
         # The flags are the last turn's; after a follow-up they describe the reply, not the
         # question whose result stands above.
@@ -125,4 +156,4 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
         f"key points: {p.rubric or 'n/a'}; claim checker: {p.claim_checker or 'n/a'}; "
         f"decided by {p.decided_by}; confidence {g.confidence:.2f}</details>"
     ]
-    return "\n".join(lines), refs
+    return "\n".join(lines), _references(turn)

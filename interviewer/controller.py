@@ -76,6 +76,17 @@ class Controller:
             raise InterviewerError("no interview in progress: press Start")
         return session
 
+    def open(self, owner: str, session_id: str) -> View:
+        """A past session by the id typed in. Another browser's id gets the same answer as a
+        mistyped one: whether it exists is not this browser's to learn."""
+        session_id = session_id.strip()
+        if not session_id:
+            raise InterviewerError("Type the id of one of your sessions: Past sessions lists them.")
+        session = self.store.load(session_id)
+        if session is None or not owner or session.owner != owner:
+            raise InterviewerError("No session with that id in this browser.")
+        return self.view(session)
+
     def _hints(self, prompt: Prompt, count: int) -> list[dict[str, str]]:
         return [{"role": "assistant", "content": h} for h in self.engine.hints_given(prompt, count)]
 
@@ -264,6 +275,10 @@ class Controller:
         return Spoken(heard.seconds, heard.confidence)
 
     def report(self, owner: str, session_id: str) -> tuple[str, list[dict[str, Any]], list[str]]:
+        if not session_id:
+            raise InterviewerError(
+                "No report yet: start an interview, or open one of yours under Past sessions."
+            )
         session = self._load(owner, session_id)
         bank = self.engine.bank
         rubric_of = self.engine.rubric

@@ -7,8 +7,14 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-# "like" and "actually" also carry meaning ("works like a cache"); these rarely do.
-_FILLER = re.compile(r"\b(um+|uh+|erm+|er|hmm+|you know|i mean|basically|sort of|kind of)\b", re.I)
+# "like" and "actually" also carry meaning ("works like a cache"); these rarely do. "You know"
+# is a filler only set apart ("um, you know, the", "fast, you know."): followed by a clause
+# ("you know it's the transport") it is the verb.
+_FILLER = re.compile(
+    r"\b(um+|uh+|erm+|er|hmm+|you know(?=\s*(?:[,.;:!?…—–)]|-\s|$))|i mean|basically|sort of"
+    r"|kind of)\b",
+    re.I,
+)
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+\-.]*")
 LONG = 2.0  # times the model answer's length at which an answer is flagged as long
 SHORT = 0.25

@@ -18,9 +18,34 @@ from .bank import Bank
 from .delivery import assess
 from .records import Provenance, Question
 from .rubrics import Rubric
-from .session import Session, question_result
+from .session import Session, Turn, question_result
+from .words import terms
 
 RubricOf = Callable[[Question], Rubric | None]
+NO_ATTEMPT = {"empty", "non_answer"}
+
+
+def delivery_lines(turn: Turn, model_answer: str) -> list[str]:
+    """How a turn's answer was said, for the card and the report. Its length is weighed
+    against the model answer for a main answer only: a reply to a follow-up is meant to be
+    short, and nothing is said of a skip, an empty answer or an "I don't know"."""
+    flags = set(turn.grade.flags) if turn.grade else set()
+    if turn.skipped or flags & NO_ATTEMPT:
+        return []
+    needed = model_answer if turn.prompt.kind == "question" else ""
+    return assess(turn.answer, needed, turn.spoken).lines()
+
+
+def same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Two strengths of one question that say the same thing: a point covered in the answer
+    and again, worded by another reference, in a reply. Distinct authored points of one
+    question share a label never, and at most 62% of their words."""
+    if a["question"] != b["question"]:
+        return False
+    if a["label"] and a["label"] == b["label"]:
+        return True
+    x, y = set(terms(a["point"])), set(terms(b["point"]))
+    return len(x & y) >= 0.7 * max(1, min(len(x), len(y)))
 
 
 def _questions(session: Session) -> list[str]:
@@ -53,7 +78,8 @@ def topic_scores(session: Session, bank: Bank) -> dict[str, float]:
 def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]:
     from .store import turn_to_dict
 
-    questions, strengths, study = [], [], []
+    questions, study = [], []
+    strengths: list[dict[str, Any]] = []
     wrong: list[dict[str, Any]] = []
     scores = question_scores(session)
     for qid, score in scores.items():
@@ -63,14 +89,18 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
         result = question_result(session.turns, qid)
         rubric = rubric_of(q)
         turns = [t for t in session.turns if t.prompt.question_id == qid]
+        replied = [t for t in turns if not t.skipped]
+        model = rubric.model_answer if rubric else ""
+        mine: list[dict[str, Any]] = []  # this question's missed points, to study
         for c in result.claims:
             item = {"question": q.text, "point": c.point, "label": c.label, "source": c.source}
             if c.verdict == "covered" and c.weight == "core":
-                strengths.append(item)
+                if not any(same_point(item, s) for s in strengths):
+                    strengths.append(item)
             elif c.verdict == "contradicted":
                 wrong.append(item | {"claim": c.evidence, "misconception": c.misconception})
             elif c.verdict == "missed":
-                study.append(item | {"weight": c.weight})
+                mine.append(item | {"weight": c.weight})
         for c in result.corrected:
             item = {"question": q.text, "point": c.point, "label": c.label, "source": c.source}
             wrong.append(
@@ -78,11 +108,13 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
             )
         if rubric and not any(c.verdict != "covered" for c in result.claims) and not score:
             # Skipped, "I don't know" or off-topic: no point was checked, all are to learn.
-            study += [
+            mine += [
                 {"question": q.text, "point": k.text, "label": k.label, "source": ""}
                 | {"weight": k.weight}
                 for k in rubric.ordered()
             ]
+        # In the order the questions were asked; within a question, the core points first.
+        study += sorted(mine, key=lambda s: s["weight"] != "core")
         questions.append(
             {
                 "id": qid,
@@ -91,22 +123,21 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 "difficulty": q.difficulty,
                 "score": score,
                 "skipped": score is None,
-                "answers": [t.answer for t in turns if not t.skipped],
-                "delivery": [
-                    assess(t.answer, rubric.model_answer if rubric else "", t.spoken).lines()
-                    for t in turns
-                    if not t.skipped
+                "answers": [t.answer for t in replied],
+                # The follow-up question each answer replied to (None: the question itself).
+                "follow_ups": [
+                    t.prompt.text if t.prompt.kind == "follow_up" else None for t in replied
                 ],
+                "delivery": [delivery_lines(t, model) for t in replied],
                 "claims": [
                     {"point": c.point, "verdict": c.verdict, "evidence": c.evidence}
                     for c in result.claims
                 ],
-                "model_answer": rubric.model_answer if rubric else "",
+                "model_answer": model,
                 "graded_by": sorted({grader_label(t.grade.provenance) for t in turns if t.grade}),
             }
         )
     answered = [s for s in scores.values() if s is not None]
-    study.sort(key=lambda s: s["weight"] != "core")
     return {
         "session": session.id,
         "plan": {
@@ -200,8 +231,9 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
             by_question.setdefault(s["question"], []).append(s)
         for question, points in by_question.items():
             lines += ["", f"**{question}**", ""]
-            for s in sorted(points, key=lambda s: s["weight"] != "core"):
-                tag = "" if s["weight"] == "core" else "Also: "
+            core = any(s["weight"] == "core" for s in points)
+            for s in points:  # "Also:" after the core points only, never as the first line
+                tag = "Also: " if core and s["weight"] != "core" else ""
                 lines.append(point_line(s["point"], s["source"], tag))
     lines += ["", "## Questions", ""]
     for n, q in enumerate(data["questions"], 1):
@@ -209,7 +241,9 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         lines += [f"### {n}. {q['question']} — {score}", ""]
         if len(data["graded_by"]) > 1 and q["graded_by"]:  # graders mixed: say whose this is
             lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
-        for a, said in zip(q["answers"], q["delivery"], strict=True):
+        for a, asked, said in zip(q["answers"], q["follow_ups"], q["delivery"], strict=True):
+            if asked:  # a reply: the follow-up it answers comes first
+                lines += [f"**Follow-up:** {asked}", ""]
             lines += [f"> {a or '(empty)'}", ""]
             if said:
                 lines += [f"_Delivery: {' '.join(said)}_", ""]

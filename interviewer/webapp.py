@@ -15,38 +15,10 @@ from .embeddings import Embedder
 from .errors import InterviewerError, require
 from .index import Index
 from .interview import Engine
+from .page_js import COUNTDOWN_JS
 from .session import MODES
 from .speech import Transcriber, vocabulary_from
 from .store import Store
-
-COUNTDOWN_JS = """
-() => {
-  // Rapid-fire: count down the seconds left on the question shown (the server marks late
-  // answers; this only shows the time). Each new status line starts its own count.
-  setInterval(() => {
-    for (const el of document.querySelectorAll('.countdown')) {
-      if (!el.dataset.t0) {  // first sight: the seconds left as the server wrote them
-        el.dataset.t0 = Date.now();
-        el.dataset.s0 = (el.textContent.match(/(\\d+) s left/) || [0, 0])[1];
-      }
-      const left = Math.round(Number(el.dataset.s0) - (Date.now() - el.dataset.t0) / 1000);
-      el.textContent = left > 0 ? `${left} s left` : "time's up: answer now (marked late)";
-    }
-  }, 1000);
-  // The typed draft survives a reload: kept in this browser until it is sent.
-  const box = () => document.querySelector('#answer textarea');
-  const saved = localStorage.getItem('interviewer-draft');
-  const restore = setInterval(() => {
-    const el = box();
-    if (!el) return;
-    clearInterval(restore);
-    if (saved && !el.value) {
-      el.value = saved;
-      el.dispatchEvent(new Event('input', {bubbles: true}));
-    }
-  }, 200);
-}
-"""
 
 
 def build_controller(
@@ -116,12 +88,16 @@ def browser_secret(data_dir: Path) -> str:
 def build_ui(ctl: Controller) -> Any:
     import gradio as gr
 
-    def guard(fn: Any) -> Any:
+    def guard(fn: Any, outputs: int) -> Any:
+        """A mistake is one warning and the page stays as it was: a raised gr.Error would also
+        mark every output of the event with a red "Error"."""
+
         def wrapped(*args: Any) -> Any:
             try:
                 return fn(*args)
             except InterviewerError as e:
-                raise gr.Error(str(e)) from e
+                gr.Warning(str(e))
+                return (gr.skip(),) * outputs
 
         return wrapped
 
@@ -203,12 +179,13 @@ def build_ui(ctl: Controller) -> Any:
                     elem_id="answer",
                 )
                 notice = gr.Markdown("", elem_id="notice")
-                with gr.Row():
-                    send = gr.Button("Send answer", variant="primary", elem_id="send")
-                    skip = gr.Button("Skip", elem_id="skip")
-                    hint = gr.Button("Hint", elem_id="hint")
-                    repeat = gr.Button("Repeat", elem_id="repeat")
-                    end = gr.Button("End", elem_id="end")
+                with gr.Row():  # off until an interview is in progress
+                    off: dict[str, Any] = {"interactive": False}
+                    send = gr.Button("Send answer", variant="primary", elem_id="send", **off)
+                    skip = gr.Button("Skip", elem_id="skip", **off)
+                    hint = gr.Button("Hint", elem_id="hint", **off)
+                    repeat = gr.Button("Repeat", elem_id="repeat", **off)
+                    end = gr.Button("End", elem_id="end", **off)
                 with gr.Row():
                     audio = gr.Audio(
                         sources=["microphone", "upload"],
@@ -252,12 +229,14 @@ def build_ui(ctl: Controller) -> Any:
             )
             resume_id = gr.Textbox(label="Session id to resume or review", elem_id="resume-id")
             resume = gr.Button("Open session", elem_id="resume")
+            resume_note = gr.Markdown("", elem_id="resume-note")
 
         outs = [
             *(sid, remembered, chat, card, refs, status, answer, seen),
             *(send, skip, hint, repeat, end, report_md),
         ]
         past_outs = [history, weak, progress, review_due]
+        picks = [pick_topics, pick_diff, pick_mode, pick_len]
 
         def past(o: str) -> tuple[Any, ...]:
             p = ctl.history(o)
@@ -266,17 +245,22 @@ def build_ui(ctl: Controller) -> Any:
             plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score"])
             return p.sessions, p.weak, plot, p.review
 
+        new_outs = [*outs, chart, files]
+
+        def fresh(v: View) -> tuple[Any, ...]:  # a new interview: the last one's chart and files go
+            return (*show(v), None, None)
+
         start.click(
-            guard(lambda o, t, d, m, n: show(ctl.start(o, t, d, m, n))),
-            [owner, pick_topics, pick_diff, pick_mode, pick_len],
-            outs,
+            guard(lambda o, t, d, m, n: fresh(ctl.start(o, t, d, m, n)), len(new_outs)),
+            [owner, *picks],
+            new_outs,
             api_name="start",
-        ).then(  # a new interview: the last one's chart and files go
-            lambda o: (*past(o), None, None), [owner], [*past_outs, chart, files]
-        )
+        ).then(past, [owner], past_outs)
         review.click(
-            guard(lambda o, m, n: show(ctl.review(o, m, n))), [owner, pick_mode, pick_len], outs
-        ).then(lambda o: (*past(o), None, None), [owner], [*past_outs, chart, files])
+            guard(lambda o, m, n: fresh(ctl.review(o, m, n)), len(new_outs)),
+            [owner, pick_mode, pick_len],
+            new_outs,
+        ).then(past, [owner], past_outs)
 
         def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
             """A mistake (empty answer, ended interview, double submit) is a short notice
@@ -298,6 +282,10 @@ def build_ui(ctl: Controller) -> Any:
 
             return md, pd.DataFrame(rows or [{"topic": "-", "score": 0}]), paths
 
+        def session_report(o: str, v: View) -> tuple[Any, ...]:
+            """The chart and files of the session shown: an ended one's, or none yet."""
+            return build_report(o, v.session_id)[1:] if not v.active else (None, None)
+
         def after_turn(o: str, s: str) -> tuple[Any, ...]:
             """Past sessions kept current; at the end, the report and its files at once."""
             ended = bool(s) and (x := ctl.store.load(s)) is not None and x.status == "ended"
@@ -314,11 +302,14 @@ def build_ui(ctl: Controller) -> Any:
         )
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
             button.click(
-                guard(lambda o, s, n=name: show(ctl.command(o, s, n), keep_draft=n != "skip")),
+                guard(
+                    lambda o, s, n=name: show(ctl.command(o, s, n), keep_draft=n != "skip"),
+                    len(outs),
+                ),
                 [owner, sid],
                 outs,
             ).then(after_turn, [owner, sid], report_outs)
-        transcribe.click(guard(ctl.transcribe), [owner, sid, audio], [answer, notice])
+        transcribe.click(guard(ctl.transcribe, 2), [owner, sid, audio], [answer, notice])
         # The draft is kept in this browser until it is sent (restored by COUNTDOWN_JS).
         answer.change(
             None,
@@ -327,10 +318,24 @@ def build_ui(ctl: Controller) -> Any:
             js="(t) => { localStorage.setItem('interviewer-draft', t || ''); }",
         )
 
-        make_report.click(guard(build_report), [owner, sid], [report_md, chart, files])
-        resume.click(
-            guard(lambda o, r: show(ctl.view(ctl._load(o, r.strip())))), [owner, resume_id], outs
-        )
+        def report_now(o: str, s: str) -> tuple[Any, ...]:
+            try:
+                return build_report(o, s)
+            except InterviewerError as e:  # said where the report goes; nothing else changes
+                return f"_{e}_", gr.skip(), gr.skip()
+
+        make_report.click(report_now, [owner, sid], [report_md, chart, files])
+
+        def open_session(o: str, typed: str) -> tuple[Any, ...]:
+            """Everything shown of a session is the opened one's: its chat, card, report, chart
+            and files. An id that is not this browser's: one note, and the page as it was."""
+            try:
+                view = ctl.open(o, typed)
+            except InterviewerError as e:
+                return (*[gr.skip()] * (len(outs) + 3), f"⚠️ {e}")
+            return (*show(view), *session_report(o, view), "", "")
+
+        resume.click(open_session, [owner, resume_id], [*outs, chart, files, notice, resume_note])
 
         def on_load(saved: str, k: str) -> tuple[Any, ...]:
             k = k or new_key()
@@ -340,21 +345,21 @@ def build_ui(ctl: Controller) -> Any:
             if session is None or session.owner != o:
                 blank: tuple[Any, ...] = (
                     *("", "", [], "", "", "Press Start to begin.", gr.skip(), -1),
-                    *[gr.update(interactive=True)] * 5,
+                    *[gr.update(interactive=False)] * 5,  # until an interview starts
                     "",
                 )
-                return (*blank, *earlier, k, o, *[gr.skip()] * 4)
+                return (*blank, *earlier, k, o, *[gr.skip()] * 6)
             view = ctl.view(session)
             shown = list(show(view))
             shown[6] = gr.update(interactive=view.active)  # the draft stays as the browser kept it
             plan = session.plan
             chosen = (list(plan.topics), plan.difficulty, plan.mode, plan.length)
-            return (*shown, *earlier, k, o, *chosen)
+            return (*shown, *earlier, k, o, *chosen, *session_report(o, view))
 
         demo.load(
             on_load,
             [remembered, key],
-            [*outs, *past_outs, key, owner, pick_topics, pick_diff, pick_mode, pick_len],
+            [*outs, *past_outs, key, owner, *picks, chart, files],
             api_name="load",
         )
     return demo

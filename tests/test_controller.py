@@ -91,6 +91,24 @@ def test_another_browser_is_answered_as_if_the_session_did_not_exist(controller)
     assert controller.store.load(view.session_id).turns == []  # type: ignore[union-attr]
 
 
+def test_opening_an_id_says_the_same_whether_it_is_another_browsers_or_none(controller):
+    """A user trial (ui40): opening another browser's id, or a mistyped one, said "no interview
+    in progress: press Start". One plain answer for both, and the owner opens it."""
+    mine = owner_of("browser-a")
+    view = controller.start(mine, [], "easy", "deep dive", 3)
+    said = set()
+    for owner, typed in ((owner_of("browser-b"), view.session_id), (mine, "no-such-id")):
+        with pytest.raises(InterviewerError, match="No session with that id in this browser") as e:
+            controller.open(owner, typed)
+        said.add(str(e.value))
+    assert len(said) == 1
+    with pytest.raises(InterviewerError, match="Past sessions lists them"):
+        controller.open(mine, "  ")
+    assert controller.open(mine, f" {view.session_id} ").session_id == view.session_id
+    with pytest.raises(InterviewerError, match="No report yet"):
+        controller.report(mine, "")
+
+
 def test_the_login_file_is_read_strictly(tmp_path):
     from interviewer.config import read_logins
     from interviewer.errors import InputError

@@ -32,3 +32,11 @@ def test_a_spoken_answer_gets_its_pace_and_an_unsure_transcript_is_said():
 def test_a_transcript_that_may_be_misheard_is_flagged_before_it_is_sent():
     assert unsure_transcript(0.9) == ""
     assert "check it and fix any wrong words before sending" in unsure_transcript(0.45)
+
+
+def test_you_know_is_a_filler_only_when_set_apart():
+    """A user trial (ui40): "if it then works you know it's the transport" was flagged."""
+    assert assess("If it then works you know it's the transport.", MODEL).fillers == ()
+    assert assess("You know that the bus is wide.", MODEL).fillers == ()
+    for aside in ("It is, like, you know, NVLink.", "It is fast, you know.", "So you know"):
+        assert dict(assess(aside, MODEL).fillers) == {"you know": 1}, aside

@@ -1,0 +1,153 @@
+"""The real app in headless Chromium: opening a past session, and what the page says when
+there is nothing to open or report (a user trial, ui40). The server, browser and page helpers
+are test_app_browser's."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.test_app_browser import ANSWER, CHROMIUM, Server, open_page, send, shot, start
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="`make test` installs chromium"),
+]
+# Gradio's mark on an output whose event failed: a red "Error" over the component.
+BADGES = "document.querySelectorAll('.error').length"
+
+
+@pytest.fixture()
+def app(tmp_path, built_index):
+    settings, _ = built_index
+    data = tmp_path / "data"
+    shutil.copytree(settings.data_dir, data)  # the index is already built
+    srv = Server(data).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_app_browser import ARGS
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def finish(page, text: str) -> None:
+    """Answer the question shown, end the interview, and wait for its report and files."""
+    send(page, text, page.locator("#chat .message").count())
+    page.click("#end")
+    page.wait_for_function(
+        "document.querySelector('#report').innerText.includes('Interview report')", timeout=30_000
+    )
+    page.locator("#downloads a").first.wait_for(timeout=30_000)
+
+
+def start_again(page, last: str) -> str:
+    """Start another interview on a page that shows an ended one (its status already says
+    "Session"): done when the status names the new session."""
+    page.click("#start")
+    page.wait_for_function(
+        f"/Session (?!{last})\\S+ ·.* question/.test(document.querySelector('#status').innerText)",
+        timeout=60_000,
+    )
+    return page.inner_text("#status").split()[1]
+
+
+def downloads(page) -> list[str]:
+    links = page.locator("#downloads a")
+    return [(links.nth(i).get_attribute("href") or "").rsplit("/", 1)[-1] for i in range(3)]
+
+
+CHART = (
+    "[...document.querySelectorAll('.block')].find(b => b.innerText.startsWith('Score by topic'))"
+    "?.innerText || ''"
+)
+
+
+def chart_of(page) -> str:
+    """The chart's text (its title, axes and topics), once it has drawn."""
+    page.wait_for_function(f"({CHART}).split('\\n').length > 3", timeout=30_000)
+    return page.evaluate(CHART)
+
+
+def open_session(page, sid: str) -> None:
+    page.fill("#resume-id textarea, #resume-id input", sid)
+    page.click("#resume")
+
+
+def test_opening_a_past_session_shows_its_own_report_chart_and_files(app, chromium):
+    """Session A opened after session B: the report, the chart and the downloads were B's."""
+    page = open_page(chromium.new_context(), app.url)
+    first = start(page)
+    finish(page, ANSWER)
+    topics_a, chart_a = page.locator("#report table").first.inner_text(), chart_of(page)
+    second = start_again(page, first)
+    finish(page, "I don't know.")
+    assert all(name.startswith(second) for name in downloads(page))
+    page.click("text=Past sessions")
+    open_session(page, first)
+    page.wait_for_function(
+        f"document.querySelector('#status').innerText.includes('{first}')", timeout=30_000
+    )
+    page.wait_for_function(
+        f"[...document.querySelectorAll('#downloads a')].every(a => a.href.includes('{first}'))"
+        " && document.querySelectorAll('#downloads a').length === 3",
+        timeout=30_000,
+    )
+    assert sorted(downloads(page)) == sorted(f"{first}.{x}" for x in ("html", "json", "md"))
+    assert page.locator("#report table").first.inner_text() == topics_a
+    assert ANSWER[:40] in page.inner_text("#chat") and ANSWER[:40] in page.inner_text("#report")
+    # The chart is A's again, as it was drawn when A ended.
+    page.wait_for_function(f"({CHART}) === {chart_a!r}", timeout=30_000)
+    shot(page, app, "opened-past-session")
+
+
+def test_an_id_that_is_not_this_browsers_gets_one_message_and_nothing_else_changes(app, chromium):
+    theirs = open_page(chromium.new_context(), app.url)
+    other = start(theirs)
+    page = open_page(chromium.new_context(), app.url)
+    mine = start(page)
+    send(page, "My own answer about HBM bandwidth.", page.locator("#chat .message").count())
+    before = {k: page.inner_text(k) for k in ("#status", "#chat", "#grade-card")}
+    page.click("text=Past sessions")
+    for typed in (other, "no-such-session"):
+        open_session(page, typed)
+        page.wait_for_function(
+            "document.querySelector('#resume-note').innerText.includes('No session with that id')",
+            timeout=30_000,
+        )
+        page.wait_for_timeout(500)
+        assert {k: page.inner_text(k) for k in before} == before  # the page as it was
+        assert mine in page.inner_text("#status")
+        assert page.evaluate(BADGES) == 0 and page.locator(".toast-body").count() == 0
+    shot(page, app, "unknown-session-id")
+
+
+def test_before_start_the_buttons_are_off_and_the_report_says_why_there_is_none(app, chromium):
+    page = open_page(chromium.new_context(), app.url)
+    for button in ("#send", "#skip", "#hint", "#repeat", "#end"):
+        assert page.locator(button).is_disabled(), button
+    page.click("#build-report")
+    page.wait_for_function(
+        "document.querySelector('#report').innerText.includes('No report yet')", timeout=30_000
+    )
+    page.wait_for_timeout(500)
+    assert page.evaluate(BADGES) == 0 and page.locator(".toast-body").count() == 0
+    shot(page, app, "report-before-start")
+    page.click("#review")  # nothing is due yet: a warning, and no "Error" on the page
+    page.wait_for_function(
+        "document.querySelector('.toast-body')?.innerText.includes('nothing is due')",
+        timeout=30_000,
+    )
+    assert page.evaluate(BADGES) == 0 and "Press Start" in page.inner_text("#status")
+    start(page)
+    assert all(page.locator(b).is_enabled() for b in ("#send", "#skip", "#hint", "#end"))

@@ -1,0 +1,123 @@
+"""The report and the grade card as the candidate reads them (a user trial in headless
+Chromium, ui40): follow-up questions before their replies, length advice on main answers only,
+a study plan in question order, strengths listed once, and something to learn after a skip."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from interviewer.card import grade_card
+from interviewer.grader import make_grader
+from interviewer.interview import Engine
+from interviewer.report import printable_html, to_json, to_markdown
+from interviewer.session import Plan
+from tests.conftest import Clock
+
+
+@pytest.fixture()
+def engine(built_index):
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    return Engine(index.bank, grader, index, settings, Clock(), random.Random(7))
+
+
+def question(engine, starts: str):
+    return next(q for q in engine.bank.questions if q.text.startswith(starts))
+
+
+def with_follow_up(engine):
+    """A deep dive on HBM vs GDDR: a partial answer, its follow-up pending."""
+    s = engine.start(Plan(("memory",), "easy", 2, "deep dive"))
+    q = question(engine, "What is the difference between HBM and GDDR")
+    s.current = engine._ask(q)
+    out = engine.answer(s, "HBM is 3D-stacked memory on the package with far more bandwidth.")
+    assert out.next is not None and out.next.kind == "follow_up"
+    return s, q, out.next
+
+
+def test_each_reply_comes_after_the_follow_up_it_answers(engine):
+    s, q, follow_up = with_follow_up(engine)
+    reply = "GDDR sits on the board around the GPU and is much cheaper per gigabyte."
+    engine.answer(s, reply)
+    engine.end(s)
+    data = to_json(s, engine.bank, engine.rubric)
+    asked = next(x for x in data["questions"] if x["id"] == q.id)
+    assert asked["follow_ups"] == [None, follow_up.text]
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert f"**Follow-up:** {follow_up.text}\n\n> {reply}" in md
+    html = printable_html(md, "report")
+    assert html.index("<strong>Follow-up:</strong>") < html.index(reply)
+
+
+def test_length_advice_is_for_main_answers_and_nothing_is_said_of_an_i_dont_know(engine):
+    s, q, _ = with_follow_up(engine)
+    engine.answer(s, "It is cheaper.")  # a short reply, as a follow-up wants
+    card = grade_card(s, engine)[0]
+    assert "Short:" not in card
+    if s.current is not None and s.current.question_id == q.id:
+        engine.answer(s, "I don't know.")
+        assert "Delivery" not in grade_card(s, engine)[0]
+    engine.end(s)
+    delivery = next(x for x in to_json(s, engine.bank, engine.rubric)["questions"])["delivery"]
+    assert delivery[0] and delivery[0][0].startswith("Short: 11 words")  # the main answer
+    assert all(not any(x.startswith("Short") for x in d) for d in delivery[1:])
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert md.count("_Delivery: Short:") == 1 and "Short: 3 words" not in md
+
+
+def test_the_study_plan_keeps_question_order_and_no_question_starts_with_also(engine):
+    s = engine.start(Plan((), "easy", 2, "rapid-fire"))
+    first = question(engine, "What is gradient checkpointing?")
+    s.current = engine._ask(first)
+    core = [k.text for k in engine.rubric(first).ordered() if k.weight == "core"]
+    engine.answer(s, " ".join(core))  # the core points: only supporting ones left to study
+    engine.skip(s)  # every point of the second question, core ones included
+    second = engine.bank.get(s.turns[-1].prompt.question_id)
+    data = to_json(s, engine.bank, engine.rubric)
+    order = list(dict.fromkeys(p["question"] for p in data["study_plan"]))
+    assert order == [first.text, second.text]
+    md = to_markdown(s, engine.bank, engine.rubric)
+    plan = md.split("## Study plan", 1)[1].split("## Questions", 1)[0]
+    assert plan.index(first.text) < plan.index(second.text)
+    firsts = [block.split("\n- ", 1)[1] for block in plan.split("**")[2::2] if "\n- " in block]
+    assert firsts and not any(line.startswith("Also:") for line in firsts)
+    assert "- Also:" in plan.split(second.text, 1)[1]  # after the core points, it reads well
+
+
+def test_a_point_covered_twice_in_other_words_is_one_strength(engine):
+    s = engine.start(Plan((), "easy", 1, "rapid-fire"))
+    q = question(engine, "What is gradient checkpointing?")
+    s.current = engine._ask(q)
+    engine.answer(s, " ".join(k.text for k in engine.rubric(q).key_points))
+    turn = s.turns[0]
+    assert turn.grade is not None
+    claim = next(c for c in turn.grade.claims if c.point_id == "mechanism")
+    # The same point as another reference words it (no authored id): as a reply's grade has it.
+    again = replace(claim, point_id="", point=claim.point.replace("keeps only", "stores only"))
+    s.turns[0] = replace(turn, grade=replace(turn.grade, claims=(*turn.grade.claims, again)))
+    strengths = [x["point"] for x in to_json(s, engine.bank, engine.rubric)["strengths"]]
+    assert len(strengths) == 2  # mechanism once, and the trade-off: two distinct core points
+    assert sum("recomputes the rest" in p for p in strengths) == 1
+
+
+def test_after_a_skip_the_card_shows_what_to_learn(engine):
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    skipped = engine.bank.get(s.current.question_id)
+    engine.skip(s)
+    card, _ = grade_card(s, engine)
+    rubric = engine.rubric(skipped)
+    assert card.startswith("### Skipped")
+    assert "**Model answer**" in card and rubric.model_answer in card
+    assert all(k.text in card for k in rubric.key_points)
+
+
+def test_a_skipped_follow_up_closes_its_question_on_the_card(engine):
+    s, q, _ = with_follow_up(engine)
+    engine.skip(s)
+    card, refs = grade_card(s, engine)
+    assert card.startswith("### Score ") and "You skipped the follow-up" in card
+    assert engine.rubric(q).model_answer in card and "**Missed**" in card
+    assert refs  # the passages the answer was graded on

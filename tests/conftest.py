@@ -70,6 +70,31 @@ def bank_grader(built_index):
 
 
 @pytest.fixture()
+def server(tmp_path, built_index):
+    """The real app on a copy of the built data dir, as `python app.py` serves it."""
+    from tests.test_app_browser import Server
+
+    settings, _ = built_index
+    data = tmp_path / "data"
+    shutil.copytree(settings.data_dir, data)  # the index is already built
+    srv = Server(data).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    from tests.test_app_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
 def corpus_copy(tmp_path) -> Path:
     dst = tmp_path / "corpus"
     shutil.copytree(CORPUS, dst)

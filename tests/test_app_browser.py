@@ -74,26 +74,6 @@ class Server:
             self.log.close()
 
 
-@pytest.fixture()
-def server(tmp_path, built_index):
-    settings, _ = built_index
-    data = tmp_path / "data"
-    shutil.copytree(settings.data_dir, data)  # the index is already built
-    srv = Server(data).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
 def open_page(context, url: str):
     page = context.new_page()
     page.goto(url)

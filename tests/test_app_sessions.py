@@ -1,15 +1,14 @@
 """The real app in headless Chromium: opening a past session, and what the page says when
-there is nothing to open or report (a user trial, ui40). The server, browser and page helpers
-are test_app_browser's."""
+there is nothing to open or report (a user trial, ui40). The `server` and `browser` fixtures
+are conftest's, the page helpers test_app_browser's."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.test_app_browser import ANSWER, CHROMIUM, Server, open_page, send, shot, start
+from tests.test_app_browser import ANSWER, CHROMIUM, open_page, send, shot, start
 
 pytestmark = [
     pytest.mark.browser,
@@ -17,28 +16,6 @@ pytestmark = [
 ]
 # Gradio's mark on an output whose event failed: a red "Error" over the component.
 BADGES = "document.querySelectorAll('.error').length"
-
-
-@pytest.fixture()
-def app(tmp_path, built_index):
-    settings, _ = built_index
-    data = tmp_path / "data"
-    shutil.copytree(settings.data_dir, data)  # the index is already built
-    srv = Server(data).start()
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_app_browser import ARGS
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def finish(page, text: str) -> None:
@@ -84,9 +61,9 @@ def open_session(page, sid: str) -> None:
     page.click("#resume")
 
 
-def test_opening_a_past_session_shows_its_own_report_chart_and_files(app, chromium):
+def test_opening_a_past_session_shows_its_own_report_chart_and_files(server, browser):
     """Session A opened after session B: the report, the chart and the downloads were B's."""
-    page = open_page(chromium.new_context(), app.url)
+    page = open_page(browser.new_context(), server.url)
     first = start(page)
     finish(page, ANSWER)
     topics_a, chart_a = page.locator("#report table").first.inner_text(), chart_of(page)
@@ -108,13 +85,13 @@ def test_opening_a_past_session_shows_its_own_report_chart_and_files(app, chromi
     assert ANSWER[:40] in page.inner_text("#chat") and ANSWER[:40] in page.inner_text("#report")
     # The chart is A's again, as it was drawn when A ended.
     page.wait_for_function(f"({CHART}) === {chart_a!r}", timeout=30_000)
-    shot(page, app, "opened-past-session")
+    shot(page, server, "opened-past-session")
 
 
-def test_an_id_that_is_not_this_browsers_gets_one_message_and_nothing_else_changes(app, chromium):
-    theirs = open_page(chromium.new_context(), app.url)
+def test_an_id_that_is_not_this_browsers_gets_one_message_and_nothing_else_changes(server, browser):
+    theirs = open_page(browser.new_context(), server.url)
     other = start(theirs)
-    page = open_page(chromium.new_context(), app.url)
+    page = open_page(browser.new_context(), server.url)
     mine = start(page)
     send(page, "My own answer about HBM bandwidth.", page.locator("#chat .message").count())
     before = {k: page.inner_text(k) for k in ("#status", "#chat", "#grade-card")}
@@ -129,11 +106,11 @@ def test_an_id_that_is_not_this_browsers_gets_one_message_and_nothing_else_chang
         assert {k: page.inner_text(k) for k in before} == before  # the page as it was
         assert mine in page.inner_text("#status")
         assert page.evaluate(BADGES) == 0 and page.locator(".toast-body").count() == 0
-    shot(page, app, "unknown-session-id")
+    shot(page, server, "unknown-session-id")
 
 
-def test_before_start_the_buttons_are_off_and_the_report_says_why_there_is_none(app, chromium):
-    page = open_page(chromium.new_context(), app.url)
+def test_before_start_the_buttons_are_off_and_the_report_says_why_there_is_none(server, browser):
+    page = open_page(browser.new_context(), server.url)
     for button in ("#send", "#skip", "#hint", "#repeat", "#end"):
         assert page.locator(button).is_disabled(), button
     page.click("#build-report")
@@ -142,7 +119,7 @@ def test_before_start_the_buttons_are_off_and_the_report_says_why_there_is_none(
     )
     page.wait_for_timeout(500)
     assert page.evaluate(BADGES) == 0 and page.locator(".toast-body").count() == 0
-    shot(page, app, "report-before-start")
+    shot(page, server, "report-before-start")
     page.click("#review")  # nothing is due yet: a warning, and no "Error" on the page
     page.wait_for_function(
         "document.querySelector('.toast-body')?.innerText.includes('nothing is due')",

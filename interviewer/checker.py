@@ -231,6 +231,14 @@ def _decide(
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
             across = None if exact else _swapped_in(case, claim.text)
+        # The sentence that would cover it, however far its words (a long sentence that turns
+        # the point round sat below 0.5 and was entailed at 0.93); inside a whole short answer
+        # read as one premise, the sentence nearest the point.
+        unread = top[2] < 0.5 or best_e[1] != top[1]
+        if not exact and e >= th.entail and unread:
+            covering = _part(case, case.claim_vectors[n_claim], best_e[1])
+            if exact := first_contradiction(claim.text, [case.sentences[covering]]):
+                said = covering
         restated = _restated(case, n_claim, th)
         # Nor against two things turned round or swapped inside the sentence ("trades memory
         # for compute" entailed "trades compute for memory" at 0.91; "PCIe is NVIDIA's

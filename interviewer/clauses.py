@@ -23,7 +23,10 @@ from .claims import PointVerdict, Verdicts, margin
 
 MIN_WORDS = 12  # a sentence shorter than this is read whole
 CLAUSE_WORDS = 3  # a clause shorter than this ("pipeline parallelism") says too little alone
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nor|without|neither)\b|n't\b", re.I)
+# "not just perplexity", "not only X" add to what they follow: no negation.
+_NEGATION = re.compile(
+    r"\b(?:not(?!\s+(?:just|only|merely)\b)|no|never|none|nor|without|neither)\b|n't\b", re.I
+)
 # A subordinate clause alone asserts nothing: "When a warp's accesses are spread across
 # different banks" is the condition of what follows, not a claim about bank conflicts.
 _SUBORDINATE = re.compile(

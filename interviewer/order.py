@@ -1,6 +1,6 @@
 """Two things turned round, beside the comparatives of `exact.py`: a trade ("trades compute
-for memory" against "memory for compute"), two steps in the other order, and which of two
-things is the multiple of the other."""
+for memory" against "memory for compute"), two steps in the other order, which of two things
+is preferred ("A rather than B"), and which of two things is the multiple of the other."""
 
 from __future__ import annotations
 
@@ -14,7 +14,11 @@ def turned_round(point: str, sentence: str) -> bool:
     p_trade, s_trade = _TRADE.search(point), _TRADE.search(sentence)
     if p_trade and s_trade and _traded(p_trade) == _traded(s_trade)[::-1]:
         return True
-    return _reordered(point, sentence) or _multiple_turned(point, sentence)
+    return (
+        _reordered(point, sentence)
+        or _reordered(point, sentence, _RATHER)
+        or _multiple_turned(point, sentence)
+    )
 
 
 # "trades compute for memory" turned round ("trades memory for compute").
@@ -34,10 +38,14 @@ _THEN = re.compile(r"\s+followed\s+by\s+|(?:\s+first)?,?\s+(?:and\s+)?then\s+", 
 _STEP_SKIP = {"first", "phase", "pass", "step", "stage", "does", "runs", "performs", "then"}
 
 
-def _steps(text: str) -> tuple[set[str], set[str]] | None:
-    """The last three content words before the first "then" / "followed by" and the first
-    three after it, within the clause."""
-    m = _THEN.search(text)
+# "A rather than B", "A instead of B", "A, not just B": the one preferred to the other.
+_RATHER = re.compile(r",?\s+(?:rather\s+than|instead\s+of|not\s+(?:just|only|merely))\s+", re.I)
+
+
+def _steps(text: str, marker: re.Pattern[str] = _THEN) -> tuple[set[str], set[str]] | None:
+    """The last three content words before the first marker ("then", "followed by") and the
+    first three after it, within the clause."""
+    m = marker.search(text)
     if m is None:
         return None
     before = re.split(r"[,;:.]\s", text[: m.start()])[-1]
@@ -47,10 +55,12 @@ def _steps(text: str) -> tuple[set[str], set[str]] | None:
     return (set(a), set(b)) if a and b else None
 
 
-def _reordered(point: str, sentence: str) -> bool:
+def _reordered(point: str, sentence: str, marker: re.Pattern[str] = _THEN) -> bool:
     """Two steps in the opposite order ("an all-gather phase first, then a reduce-scatter"
-    against "a reduce-scatter followed by an all-gather")."""
-    p, s = _steps(point), _steps(sentence)
+    against "a reduce-scatter followed by an all-gather"), or, with `_RATHER`, the other one
+    preferred ("check perplexity, not just task accuracy" against "validate on a real task
+    set, not just perplexity")."""
+    p, s = _steps(point, marker), _steps(sentence, marker)
     if p is None or s is None:
         return False
     (pa, pb), (sa, sb) = p, s

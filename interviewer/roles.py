@@ -7,7 +7,8 @@ the binding. Also: whether a sentence is about another named thing than a claim.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from .actions import action_turned
 from .exact import exact_contradiction
@@ -18,16 +19,21 @@ from .words import ENTITY, terms
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
     property_flipped, verb_flipped) in these sentences."""
+    checks = _sound_checks(point)
     for sentence in sentences:
-        if found := (
-            exact_contradiction(point, sentence)
-            or swapped_roles(point, sentence)
-            or action_turned(point, sentence)
-            or property_flipped(point, sentence)
-            or verb_flipped(point, sentence)
-        ):
-            return found
+        for check in checks:
+            if found := check(point, sentence):
+                return found
     return None
+
+
+@lru_cache(maxsize=4096)
+def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
+    """The checks that find the point consistent with itself: one that reads the point as
+    contradicting itself ("Both support BF16 natively ..., while H100 adds FP8" read as a
+    swap) says nothing about an answer to it."""
+    checks = (exact_contradiction, swapped_roles, action_turned, property_flipped, verb_flipped)
+    return tuple(c for c in checks if not c(point, point))
 
 
 # "..., and", "; ", "while"; and a bare "and" when a named thing and its verb follow it

@@ -3,7 +3,9 @@ swapped answers scored 3-4 with both swapped points listed as covered."""
 
 import pytest
 
-from interviewer.roles import binds_like, swapped_binding
+from interviewer.clauses import clauses
+from interviewer.order import turned_round
+from interviewer.roles import binds_like, first_contradiction, swapped_binding
 
 PCIE = (
     "PCIe is the general-purpose expansion bus and is comparatively narrow, so GPU-to-GPU "
@@ -62,6 +64,41 @@ def test_a_misconception_that_swaps_its_points_roles_is_told_apart_by_the_bindin
     assert binds_like(swapped, FP8, "FP8 needs no scaling factors.") == 0
 
 
+VALIDATE = "You validate on a real downstream task set, not just perplexity."
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        ("Check perplexity, not just task accuracy, since perplexity is all that matters.", True),
+        ("Use pageable memory rather than a real downstream task set.", False),
+        ("Check real task accuracy, not just perplexity.", False),
+        ("Validate on downstream tasks rather than perplexity alone.", False),
+    ],
+)
+def test_the_other_one_preferred_is_turned_round(sentence, found):
+    assert turned_round(VALIDATE, sentence) is found
+
+
+def test_not_just_adds_and_does_not_deny():
+    """A sentence with "not just" is still read clause by clause (it had been read whole, as
+    holding a negation, and its last clause's fallback went uncredited)."""
+    sentence = (
+        "Quantize with GPTQ using a calibration set, check real task accuracy, not just "
+        "perplexity, falling back to INT8 or FP8 if it drops."
+    )
+    assert "falling back to INT8 or FP8 if it drops" in clauses(sentence)
+    assert clauses("Use no calibration set, check perplexity, and ship it to users today.") == []
+
+
+def test_a_check_that_finds_the_point_against_itself_is_not_used_for_it():
+    point = (
+        "Both support BF16 natively, a format that originated with TPUs, while H100 adds FP8 "
+        "through its Transformer Engine."
+    )
+    assert first_contradiction(point, [point]) is None
+
+
 @pytest.mark.parametrize(
     "question,wrong,right",
     [
@@ -104,6 +141,16 @@ def test_a_misconception_that_swaps_its_points_roles_is_told_apart_by_the_bindin
             "GB GPU, so I'd use two H100s with tensor parallelism or quantize to FP8. The KV "
             "cache comes on top and grows with batch size and context length, so I size it for "
             "the target concurrency.",
+        ),
+        (
+            "You need INT4 inference but must keep accuracy. What's your approach?",
+            "Just round every weight to the nearest INT4 value, no calibration needed, quantize "
+            "every layer including the first and last, and check perplexity, not just task "
+            "accuracy, since perplexity is all that matters.",
+            "Quantize weights with GPTQ or AWQ using a calibration set instead of "
+            "round-to-nearest, keep the sensitive layers like the first and last in higher "
+            "precision, and check real task accuracy, not just perplexity, falling back to INT8 "
+            "or FP8 if it drops.",
         ),
     ],
 )

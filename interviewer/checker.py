@@ -1,62 +1,32 @@
 """The offline claim checker: pairs each key point with the answer's most similar sentences,
 asks the NLI cross-encoder (`nli.py`), and keeps cheap exact checks beside it where sure
 (`exact.py`: inverted comparatives, negation, numbers with the same unit; `roles.py`: swapped
-roles; `dismissal.py`: a key point's fix waved away). Returns the `claims.Verdicts` every
-grader returns.
+roles; `dismissal.py`: a key point's fix waved away; `stated.py`: the misconceptions stated).
+Returns the `claims.Verdicts` every grader returns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
-from .claims import Claim, PointVerdict, StatedMisconception, Verdicts, Wrong
+from .case import Ask, Case, asserts, nearest_part, parts_of
+from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
-from .clauses import Clause, ask_again, covered_by_clauses
-from .disagreement import disagree, opening, opposed, turned_verdict
+from .clauses import ask_again, covered_by_clauses
+from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
 from .nli import Entailment
 from .roles import (
-    about_another,
-    binds_like,
     bound_number,
     first_contradiction,
     swapped_binding,
     swapped_kinds,
 )
+from .stated import stated_misconceptions
 from .thresholds import Thresholds
-
-
-@dataclass(frozen=True)
-class Case:
-    """One answer to check: its sentences with their unit vectors, and what to check."""
-
-    sentences: tuple[str, ...]
-    vectors: np.ndarray  # (len(sentences), dim)
-    claims: tuple[Claim, ...]
-    claim_vectors: np.ndarray  # (len(claims), dim): best over each claim's text and alternatives
-    wrongs: tuple[Wrong, ...] = ()
-    wrong_vectors: np.ndarray | None = None
-    given: bool = False  # the key points are a row's own reference answer's sentences
-    # A reply to a follow-up, read after the follow-up question: this may show that a terse
-    # reply states the probed point ("Warps, not threads." to "threads or something larger?"),
-    # never that it contradicts it. (question, reply); empty for a main answer.
-    context: tuple[str, str] | None = None
-    # (len(sentences), len(claims)): each sentence's similarity to the nearest of a claim's own
-    # texts (the point and its paraphrases), for the near-verbatim rule; None: not used.
-    verbatim: np.ndarray | None = None
-    # The whole answer as read: two things whose roles it swaps may sit in two sentences
-    # ("Tensor Cores are the general-purpose units ... CUDA cores are the specialized ones").
-    text: str = ""
-    question: str = ""  # its words name the topic, not the thing a dismissal waves away
-    clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
-
-
-Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
-
 
 _DEFAULTS = Thresholds()
 
@@ -188,7 +158,7 @@ def _decide(
 
     verdicts = []
     # Each sentence as said (not the whole short answer read as one premise).
-    said_alone = [t for i, t in enumerate(case.sentences) if not _inside(case, i)]
+    said_alone = [t for i, t in enumerate(case.sentences) if not parts_of(case, i)]
     # Only against curated or automatic key points: a row's own reference answer is prose
     # (SAF's "self-clocking / clock recovery is not as necessary" was read as asserting it).
     waved = (
@@ -223,7 +193,7 @@ def _decide(
             # premise: a number check needs the one clause with one number), then the premise
             # itself; the one that says it is quoted. (Every sentence >= 0.5 similar to the
             # point was tried too: model answers with a false wrong claim went 2 -> 10 of 94.)
-            part = _part(case, case.claim_vectors[n_claim], top[1])
+            part = nearest_part(case, case.claim_vectors[n_claim], top[1])
             for i in dict.fromkeys((part, top[1])):
                 if exact := first_contradiction(claim.text, [case.sentences[i]]):
                     said = _saying(case, claim.text, i)
@@ -236,7 +206,7 @@ def _decide(
         # read as one premise, the sentence nearest the point.
         unread = top[2] < 0.5 or best_e[1] != top[1]
         if not exact and e >= th.entail and unread:
-            covering = _part(case, case.claim_vectors[n_claim], best_e[1])
+            covering = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
             if exact := first_contradiction(claim.text, [case.sentences[covering]]):
                 said = covering
         restated = _restated(case, n_claim, th)
@@ -255,7 +225,7 @@ def _decide(
             c >= (th.contradict_given if case.given else th.contradict)
             and c > e
             and _about(case, best_c, n_claim, th)
-            and _asserts(case, best_c[1])
+            and asserts(case, best_c[1])
             and disagree(claim.text, case.sentences[best_c[1]])
             and confirmed(case.sentences[best_c[1]], claim.text, c)
         ):
@@ -281,50 +251,7 @@ def _decide(
             )
         else:  # partly stated at most: the entailment probability as fractional credit
             verdicts.append(PointVerdict(claim, "missed", "", round(e, 3), _margin(e, th.entail)))
-    stated = []
-    point_of = {c.id: c.text for c in case.claims}
-    for wrong, asked, own in zip(case.wrongs, wrong_asks, wrong_own, strict=True):
-        if asked and probs is not None:
-            # Stated: the sentence says the wrong claim clearly more than the right one (a
-            # misconception shares most of its words with the key point it inverts).
-            # Of the sentences asked, those sure enough first: a clause that says it by a wider
-            # margin but less surely must not hide the whole sentence that says it surely.
-            def over(a: Ask) -> float:
-                return float(p(a)[0] - probs[a[0] + 1][0])
-
-            sure = [a for a in asked if p(a)[0] >= th.stated and over(a) >= th.stated_margin]
-            best = max(sure or asked, key=over)
-            pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
-            against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
-            clearly = pe >= th.stated and pe - right >= th.stated_margin
-            # Two readings that agree: it says the misconception and denies the point.
-            agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
-            assert case.wrong_vectors is not None
-            # The model reads the key point itself as saying the misconception ("... plain data
-            # parallelism ..., with no tensor or pipeline parallelism" entailed "needs tensor
-            # and pipeline parallelism" at 0.90): its reading cannot tell them apart, so the
-            # sentence must be at least as near the misconception's texts as the point's.
-            confusable = own is not None and float(probs[own][0]) >= th.confusable
-            # The sentence that says it: inside a short answer read whole, the one nearest it.
-            part = _part(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
-            # ... about the thing the misconception names (the model barely tells MIG from
-            # MPS, or E4M3 from E5M2), and not a restatement of the point it denies.
-            # Nor can either model tell which named thing a word belongs to: where the sentence
-            # gives the names the point's words it says the point, where the misconception's,
-            # that, however the probabilities and similarities fall.
-            binds = binds_like(
-                case.sentences[part], point_of.get(wrong.contradicts, ""), wrong.text
-            )
-            said = (
-                (clearly or agreeing or (binds < 0 and pe >= th.stated))
-                and binds <= 0
-                and _asserts(case, best[1])
-                and not about_another(wrong.text, case.sentences[part])
-                and (binds < 0 or not _restates_instead(case, part, wrong, th, confusable))
-                and not opposed(wrong.text, case.sentences[part])
-            )
-            if said:
-                stated.append(StatedMisconception(wrong, case.sentences[part], round(pe, 3)))
+    stated = stated_misconceptions(case, wrong_asks, wrong_own, p, probs, th)
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
     verdicts = [
@@ -361,26 +288,13 @@ def _swapped_in(case: Case, claim: str) -> str | None:
 
 def _saying(case: Case, claim: str, i: int) -> int:
     """Of a whole short answer that contradicts the claim, the sentence in it that does."""
-    return next((j for j in _inside(case, i) if first_contradiction(claim, [case.sentences[j]])), i)
+    return next(
+        (j for j in parts_of(case, i) if first_contradiction(claim, [case.sentences[j]])), i
+    )
 
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:
-    return case.sentences[_part(case, vec, i)]
-
-
-def _part(case: Case, vec: np.ndarray, i: int) -> int:
-    """Sentence i, or the one inside it nearest to vec when i is the whole answer read as one
-    premise: a wrong claim is quoted, and judged, as said, not inside the whole answer."""
-    inside = _inside(case, i)
-    if len(inside) < 2:
-        return i
-    return max(inside, key=lambda j: float(case.vectors[j] @ vec))
-
-
-def _inside(case: Case, i: int) -> list[int]:
-    """The sentences inside item i: all of them when i is the whole short answer read as one
-    premise, none when it is a sentence."""
-    return [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
+    return case.sentences[nearest_part(case, vec, i)]
 
 
 def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
@@ -389,29 +303,6 @@ def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
         return None
     i = int(np.argmax(case.verbatim[:, n_claim]))
     return i if case.verbatim[i, n_claim] >= th.verbatim else None
-
-
-def _restates_instead(
-    case: Case, i: int, wrong: Wrong, th: Thresholds, confusable: bool = False
-) -> bool:
-    """Sentence i restates the key point the misconception contradicts: nearly word for word
-    and nearer to it than to the misconception, or clearly nearer to it (nearer at all, for a
-    misconception the model cannot tell from its point)."""
-    if case.verbatim is None or case.wrong_vectors is None:
-        return False
-    ids = [c.id for c in case.claims]
-    if wrong.contradicts not in ids:
-        return False
-    near = float(case.verbatim[i, ids.index(wrong.contradicts)])
-    to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
-    margin = 0.0 if confusable else th.nearer_point
-    return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + margin
-
-
-def _asserts(case: Case, i: int) -> bool:
-    """A two-word fragment of a longer answer (a list item: "Tensor-Core utilization.") says
-    nothing the model alone may call wrong; a two-word answer may ("In parallel.")."""
-    return len(case.sentences[i].split()) > 2 or len(case.sentences) == 1
 
 
 def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:

@@ -1,0 +1,58 @@
+"""One answer as the claim checker reads it (`Case`), and where in it a claim is said."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .claims import Claim, Wrong
+from .clauses import Clause
+
+Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One answer to check: its sentences with their unit vectors, and what to check."""
+
+    sentences: tuple[str, ...]
+    vectors: np.ndarray  # (len(sentences), dim)
+    claims: tuple[Claim, ...]
+    claim_vectors: np.ndarray  # (len(claims), dim): best over each claim's text and alternatives
+    wrongs: tuple[Wrong, ...] = ()
+    wrong_vectors: np.ndarray | None = None
+    given: bool = False  # the key points are a row's own reference answer's sentences
+    # A reply to a follow-up, read after the follow-up question: this may show that a terse
+    # reply states the probed point ("Warps, not threads." to "threads or something larger?"),
+    # never that it contradicts it. (question, reply); empty for a main answer.
+    context: tuple[str, str] | None = None
+    # (len(sentences), len(claims)): each sentence's similarity to the nearest of a claim's own
+    # texts (the point and its paraphrases), for the near-verbatim rule; None: not used.
+    verbatim: np.ndarray | None = None
+    # The whole answer as read: two things whose roles it swaps may sit in two sentences
+    # ("Tensor Cores are the general-purpose units ... CUDA cores are the specialized ones").
+    text: str = ""
+    question: str = ""  # its words name the topic, not the thing a dismissal waves away
+    clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
+
+
+def nearest_part(case: Case, vec: np.ndarray, i: int) -> int:
+    """Sentence i, or the one inside it nearest to vec when i is the whole answer read as one
+    premise: a wrong claim is quoted, and judged, as said, not inside the whole answer."""
+    inside = parts_of(case, i)
+    if len(inside) < 2:
+        return i
+    return max(inside, key=lambda j: float(case.vectors[j] @ vec))
+
+
+def parts_of(case: Case, i: int) -> list[int]:
+    """The sentences inside item i: all of them when i is the whole short answer read as one
+    premise, none when it is a sentence."""
+    return [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
+
+
+def asserts(case: Case, i: int) -> bool:
+    """A two-word fragment of a longer answer (a list item: "Tensor-Core utilization.") says
+    nothing the model alone may call wrong; a two-word answer may ("In parallel.")."""
+    return len(case.sentences[i].split()) > 2 or len(case.sentences) == 1

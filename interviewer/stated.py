@@ -1,0 +1,88 @@
+"""Which of a rubric's misconceptions an answer states, from the NLI model's readings of its
+sentences and the checks that tell a misconception from the point it inverts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .case import Ask, Case, asserts, nearest_part
+from .claims import StatedMisconception, Wrong
+from .disagreement import opposed
+from .roles import about_another, binds_like
+from .thresholds import Thresholds
+
+
+def stated_misconceptions(
+    case: Case,
+    wrong_asks: Sequence[list[Ask]],
+    wrong_own: Sequence[int | None],
+    p: Callable[[Ask], np.ndarray],
+    probs: np.ndarray | None,
+    th: Thresholds,
+) -> list[StatedMisconception]:
+    """The misconceptions stated, each with the sentence that states it. Each asked pair (the
+    sentence, the misconception) is followed by (the sentence, its key point)."""
+    stated = []
+    point_of = {c.id: c.text for c in case.claims}
+    for wrong, asked, own in zip(case.wrongs, wrong_asks, wrong_own, strict=True):
+        if asked and probs is not None:
+            # Stated: the sentence says the wrong claim clearly more than the right one (a
+            # misconception shares most of its words with the key point it inverts).
+            # Of the sentences asked, those sure enough first: a clause that says it by a wider
+            # margin but less surely must not hide the whole sentence that says it surely.
+            def over(a: Ask) -> float:
+                return float(p(a)[0] - probs[a[0] + 1][0])
+
+            sure = [a for a in asked if p(a)[0] >= th.stated and over(a) >= th.stated_margin]
+            best = max(sure or asked, key=over)
+            pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
+            against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
+            clearly = pe >= th.stated and pe - right >= th.stated_margin
+            # Two readings that agree: it says the misconception and denies the point.
+            agreeing = pe >= th.stated_agree and against >= th.contradict_both and pe > right
+            assert case.wrong_vectors is not None
+            # The model reads the key point itself as saying the misconception ("... plain data
+            # parallelism ..., with no tensor or pipeline parallelism" entailed "needs tensor
+            # and pipeline parallelism" at 0.90): its reading cannot tell them apart, so the
+            # sentence must be at least as near the misconception's texts as the point's.
+            confusable = own is not None and float(probs[own][0]) >= th.confusable
+            # The sentence that says it: inside a short answer read whole, the one nearest it.
+            said_at = nearest_part(case, case.wrong_vectors[case.wrongs.index(wrong)], best[1])
+            # ... about the thing the misconception names (the model barely tells MIG from
+            # MPS, or E4M3 from E5M2), and not a restatement of the point it denies.
+            # Nor can either model tell which named thing a word belongs to: where the sentence
+            # gives the names the point's words it says the point, where the misconception's,
+            # that, however the probabilities and similarities fall.
+            binds = binds_like(
+                case.sentences[said_at], point_of.get(wrong.contradicts, ""), wrong.text
+            )
+            said = (
+                (clearly or agreeing or (binds < 0 and pe >= th.stated))
+                and binds <= 0
+                and asserts(case, best[1])
+                and not about_another(wrong.text, case.sentences[said_at])
+                and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
+                and not opposed(wrong.text, case.sentences[said_at])
+            )
+            if said:
+                stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))
+    return stated
+
+
+def _restates_instead(
+    case: Case, i: int, wrong: Wrong, th: Thresholds, confusable: bool = False
+) -> bool:
+    """Sentence i restates the key point the misconception contradicts: nearly word for word
+    and nearer to it than to the misconception, or clearly nearer to it (nearer at all, for a
+    misconception the model cannot tell from its point)."""
+    if case.verbatim is None or case.wrong_vectors is None:
+        return False
+    ids = [c.id for c in case.claims]
+    if wrong.contradicts not in ids:
+        return False
+    near = float(case.verbatim[i, ids.index(wrong.contradicts)])
+    to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
+    margin = 0.0 if confusable else th.nearer_point
+    return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + margin

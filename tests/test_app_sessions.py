@@ -51,9 +51,16 @@ CHART = (
 
 
 def chart_of(page) -> str:
-    """The chart's text (its title, axes and topics), once it has drawn."""
+    """The chart's text (its title, axes and topics), once it has drawn and stopped changing:
+    under load a first read caught it half drawn."""
     page.wait_for_function(f"({CHART}).split('\\n').length > 3", timeout=30_000)
-    return page.evaluate(CHART)
+    text = page.evaluate(CHART)
+    for _ in range(20):
+        page.wait_for_timeout(500)
+        if (now := page.evaluate(CHART)) == text:
+            return text
+        text = now
+    return text
 
 
 def open_session(page, sid: str) -> None:

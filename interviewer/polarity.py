@@ -1,11 +1,11 @@
 """A property denied where the point asserts it, or asserted where the point denies it: "X is
 not P" against "X is P", or "X does not grow with Y" against "X grows with Y", of the same
-subject. The negation check in `exact.py` reads a whole
-sentence's words and its negations: "Atomics don't matter, because floating-point addition is
-associative" holds one negation, as "Floating-point addition is not associative, so ..."
-does, and shares too few of the long point's words. Here each "is/are P" is read on its own.
-Sure only in a plain statement: a conditional, a reported belief ("people assume it is
-associative") or a sentence that also says the point's side is no claim of the opposite.
+subject. The negation check in `exact.py` reads a whole sentence's words and its negations:
+"Atomics don't matter, because floating-point addition is associative" holds one negation, as
+"Floating-point addition is not associative, so ..." does, and shares too few of the long
+point's words. Here each "is/are P" is read on its own. Sure only in a plain statement: a
+conditional, a reported belief ("people assume it is associative") or a sentence that also
+says the point's side is no claim of the opposite.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ _NOT_NOUN = {
 }  # fmt: skip
 _ANY = {"anything", "everything", "any"}
 
-Action = tuple[bool, frozenset[str], frozenset[str]]  # denied, subject's words, object's words
+VerbUse = tuple[bool, frozenset[str], frozenset[str]]  # denied, subject's words, object's words
 
 
 def verb_flipped(point: str, sentence: str) -> str | None:
@@ -137,7 +137,7 @@ def _stem(verb: str) -> str:
     return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
 
 
-def _uses(text: str, stem: str) -> list[Action]:
+def _uses(text: str, stem: str) -> list[VerbUse]:
     """Each use of the verb in the text, denied or not, with its subject and object."""
     out = []
     for m in re.finditer(rf"\b{re.escape(stem)}(?:s|es)?\b", text, re.I):

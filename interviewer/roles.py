@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import combinations
 
 from .actions import action_turned
 from .exact import exact_contradiction
@@ -189,7 +190,7 @@ def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str 
     narrow general-purpose bus" and "NVLink is a dedicated GPU-to-GPU interconnect" against
     "NVLink is the narrow general-purpose bus ... PCIe is the dedicated interconnect"."""
     p, s = _bindings(point), _bindings(text)
-    pairs = [(a, b) for i, a in enumerate(p) for b in list(p)[i + 1 :]]
+    pairs = list(combinations(p, 2))
     if siblings:  # only the point's subject against each other point's
         pairs, subject = [], _subject(point)
         for sibling in siblings:

@@ -56,8 +56,7 @@ def skipped_card(session: Session, engine: Engine) -> tuple[str, str]:
     graded = [t for t in session.turns if t.prompt.question_id == qid and t.grade]
     if graded:
         return closed_card(session, engine, graded[-1], "_You skipped the follow-up._")
-    q = engine.bank.get(qid)
-    rubric = engine.rubric(q) if q else None
+    rubric = engine.rubric_for(qid)
     lines = ["### Skipped", ""]
     if rubric and rubric.key_points:
         points = [point_line(k.text, "") for k in rubric.ordered()]
@@ -103,8 +102,7 @@ def _references(turn: Turn) -> str:
 
 def _delivery(engine: Engine, turn: Turn) -> list[str]:
     """Apart from the score: how it was said, not what."""
-    q = engine.bank.get(turn.prompt.question_id)
-    rubric = engine.rubric(q) if q else None
+    rubric = engine.rubric_for(turn.prompt.question_id)
     said = delivery_lines(turn, rubric.model_answer if rubric else "")
     return ["**Delivery** (not part of the score)", *[f"- {x}" for x in said], ""] if said else []
 
@@ -114,8 +112,7 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
     g = turn.grade
     assert g is not None
     qid = turn.prompt.question_id
-    q = engine.bank.get(qid)
-    rubric = engine.rubric(q) if q else None
+    rubric = engine.rubric_for(qid)
     result = question_result(session.turns, qid)
     lines = [f"### Score {result.score}/5", "", result.feedback, ""]
     lines += [note, ""] if note else []

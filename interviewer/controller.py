@@ -307,8 +307,7 @@ class Controller:
         return out
 
     def points_of(self, qid: str) -> tuple[KeyPoint, ...]:
-        q = self.engine.bank.get(qid)
-        rubric = self.engine.rubric(q) if q else None
+        rubric = self.engine.rubric_for(qid)
         return rubric.ordered() if rubric else ()
 
     def history(self, owner: str) -> Past:

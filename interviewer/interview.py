@@ -200,6 +200,11 @@ class Engine:
     def rubric(self, q: Question) -> Rubric | None:
         return rubric_of(q, load_rubrics(self.settings.data_dir))
 
+    def rubric_for(self, question_id: str) -> Rubric | None:
+        """The rubric of a bank question by id; None when the id or its rubric is unknown."""
+        q = self.bank.get(question_id)
+        return self.rubric(q) if q else None
+
     def references(self, prompt: Prompt) -> ReferenceSet:
         q = self.bank.get(prompt.question_id)
         assert q is not None
@@ -352,8 +357,7 @@ class Engine:
     def hint_ladder(self, prompt: Prompt) -> tuple[str, ...]:
         """The question's hints, each more specific; on a follow-up, those nearest to the point
         it probes first (they are the authored ones, which never state a key point)."""
-        q = self.bank.get(prompt.question_id)
-        rubric = self.rubric(q) if q else None
+        rubric = self.rubric_for(prompt.question_id)
         ladder = rubric.hints if rubric else ()
         probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
         if prompt.kind == "follow_up" and probed:

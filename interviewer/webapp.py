@@ -16,7 +16,7 @@ from .errors import InterviewerError, require
 from .index import Index
 from .interview import Engine
 from .page_js import COUNTDOWN_JS
-from .session import MODES
+from .session import MODE_INFO, MODES
 from .speech import Transcriber, vocabulary_from
 from .store import Store
 
@@ -155,8 +155,7 @@ def build_ui(ctl: Controller) -> Any:
                     list(MODES),
                     value="phone screen",
                     label="Mode",
-                    info="Phone screen: one follow-up on what you missed. Deep dive: two. "
-                    "Rapid-fire: no follow-ups, 60 seconds per answer.",
+                    info=MODE_INFO,
                     elem_id="mode",
                 )
                 pick_len = gr.Slider(1, 15, value=5, step=1, label="Questions")

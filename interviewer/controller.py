@@ -27,6 +27,20 @@ from .speech import Transcriber, Transcript
 from .store import Store
 
 
+def new_key() -> str:
+    """A browser's own key, made on its first visit (kept in its storage, encrypted)."""
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+def owner_of(key: str) -> str:
+    """Whose sessions these are: a hash of the browser's key, never the key itself."""
+    import hashlib
+
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
 @dataclass(frozen=True)
 class Past:
     """What the page shows about a browser's earlier sessions."""

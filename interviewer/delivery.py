@@ -7,14 +7,42 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-# "like" and "actually" also carry meaning ("works like a cache"); these rarely do. "You know"
-# is a filler only set apart ("um, you know, the", "fast, you know."): followed by a clause
-# ("you know it's the transport") it is the verb.
-_FILLER = re.compile(
-    r"\b(um+|uh+|erm+|er|hmm+|you know(?=\s*(?:[,.;:!?…—–)]|-\s|$))|i mean|basically|sort of"
-    r"|kind of)\b",
-    re.I,
+# "like" and "actually" also carry meaning ("works like a cache"); these rarely do. The last
+# four are fillers only as hedges (`_hedge`).
+_FILLER = re.compile(r"\b(um+|uh+|erm+|er|hmm+|basically|you know|i mean|sort of|kind of)\b", re.I)
+_PAUSE = re.compile(r"\s*(?:[,.;:!?…—–)]|-\s|$)")  # what sets a phrase apart after it
+_TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+# Before "kind of"/"sort of" these make it a noun: "a kind of cache", "what sort of kernel",
+# also with one of the adjectives that pick a kind between ("a different kind of cache"; not
+# any word: "the cache kind of helps" hedges).
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "these", "those", "what", "which", "some", "any", "one"}
+    | {"each", "every", "no", "another"}
 )
+_KIND_ADJECTIVES = frozenset(
+    {"different", "same", "other", "new", "similar", "special", "certain", "particular"}
+)
+
+
+def _hedge(answer: str, m: re.Match[str]) -> bool:
+    """Whether a match is used as a filler. "You know", "I mean", "kind of" and "sort of" set
+    apart ("um, you know, the", "fast, kind of.") are. Otherwise "you know" is the verb ("you
+    know it's the transport"), "I mean" after a word defines it ("by bandwidth I mean bytes per
+    second"), and "kind of" names a kind after a determiner and hedges anywhere else ("it kind
+    of works", "it's sort of slow")."""
+    phrase = m.group(1).lower()
+    if phrase not in ("you know", "i mean", "kind of", "sort of") or _PAUSE.match(answer, m.end()):
+        return True
+    if phrase == "you know":
+        return False
+    before = [t.lower() for t in _TOKEN.findall(answer[: m.start()])[-2:]]
+    if phrase == "i mean":  # at the start, or after a pause or a filler ("um I mean")
+        return not before or not before[-1][0].isalnum() or bool(_FILLER.fullmatch(before[-1]))
+    if before and before[-1] in _KIND_ADJECTIVES:
+        before = before[:-1]
+    return not (before and before[-1] in _DETERMINERS)
+
+
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+\-.]*")
 LONG = 2.0  # times the model answer's length at which an answer is flagged as long
 SHORT = 0.25
@@ -72,7 +100,7 @@ class Delivery:
 
 
 def assess(answer: str, model_answer: str = "", spoken: Spoken | None = None) -> Delivery:
-    counts = Counter(m.group(1).lower() for m in _FILLER.finditer(answer))
+    counts = Counter(m.group(1).lower() for m in _FILLER.finditer(answer) if _hedge(answer, m))
     return Delivery(
         len(_WORD.findall(answer)),
         len(_WORD.findall(model_answer)),

@@ -24,7 +24,7 @@ from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
 from .scoring import also_said
-from .session import Plan, Prompt, Session, Turn, question_result
+from .session import FOLLOW_UP_UNDER, Plan, Prompt, Session, Turn, question_result
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -299,7 +299,8 @@ class Engine:
     def _next_probe(self, session: Session, q: Question, grade: Grade) -> KeyPoint | None:
         """The key point to probe next: a contradicted one first, then the most important one
         still missed, never one probed before in this question; None when follow-ups are used
-        up, the answer was a non-answer, or nothing is missed."""
+        up, the answer was a non-answer, the question scores FOLLOW_UP_UNDER (4) or more so
+        far, or nothing is missed."""
         if session.followups_here >= session.plan.max_followups or set(grade.flags) & {
             "injection",
             "empty",
@@ -314,7 +315,7 @@ class Engine:
         probed = {t.prompt.focus for t in turns if t.prompt.kind == "follow_up"}
         probed |= self._hinted(turns, rubric)
         state = question_result(turns, q.id)
-        if state.score >= 4:
+        if state.score >= FOLLOW_UP_UNDER:
             return None
         wrong = {c.point_id for c in state.claims if c.verdict == "contradicted"}
         covered = {c.point_id for c in state.claims if c.verdict == "covered"}

@@ -89,7 +89,8 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
         result = question_result(session.turns, qid)
         rubric = rubric_of(q)
         turns = [t for t in session.turns if t.prompt.question_id == qid]
-        replied = [t for t in turns if not t.skipped]
+        # A skipped question is marked in its heading; a skipped follow-up is listed, marked.
+        shown = [t for t in turns if not (t.skipped and t.prompt.kind == "question")]
         model = rubric.model_answer if rubric else ""
         mine: list[dict[str, Any]] = []  # this question's missed points, to study
         for c in result.claims:
@@ -123,12 +124,13 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 "difficulty": q.difficulty,
                 "score": score,
                 "skipped": score is None,
-                "answers": [t.answer for t in replied],
-                # The follow-up question each answer replied to (None: the question itself).
+                # Each answer (None: its follow-up was skipped), the follow-up it replied to
+                # (None: the question itself) and how it was said.
+                "answers": [None if t.skipped else t.answer for t in shown],
                 "follow_ups": [
-                    t.prompt.text if t.prompt.kind == "follow_up" else None for t in replied
+                    t.prompt.text if t.prompt.kind == "follow_up" else None for t in shown
                 ],
-                "delivery": [delivery_lines(t, model) for t in replied],
+                "delivery": [delivery_lines(t, model) for t in shown],
                 "claims": [
                     {"point": c.point, "verdict": c.verdict, "evidence": c.evidence}
                     for c in result.claims
@@ -242,6 +244,9 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         if len(data["graded_by"]) > 1 and q["graded_by"]:  # graders mixed: say whose this is
             lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
         for a, asked, said in zip(q["answers"], q["follow_ups"], q["delivery"], strict=True):
+            if a is None:  # marked as a skipped question is, in its line
+                lines += [f"**Follow-up:** {asked} — skipped", ""]
+                continue
             if asked:  # a reply: the follow-up it answers comes first
                 lines += [f"**Follow-up:** {asked}", ""]
             lines += [f"> {a or '(empty)'}", ""]

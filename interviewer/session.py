@@ -17,6 +17,15 @@ MODES: dict[str, dict[str, Any]] = {
     "deep dive": {"followups": 2, "seconds": None},
     "rapid-fire": {"followups": 0, "seconds": 60},
 }
+# A question whose result so far is under this gets a follow-up on a key point it missed or got
+# wrong (up to the mode's count); a 4 with a minor point missed moves on.
+FOLLOW_UP_UNDER = 4
+# The mode selector's words: they must say the rule above (a trial's 4/5 expected one).
+MODE_INFO = (
+    f"Phone screen: a follow-up when an answer scores {FOLLOW_UP_UNDER - 1} or less, on a key "
+    "point it missed or got wrong (a 4 or 5 moves on). Deep dive: up to two. "
+    "Rapid-fire: no follow-ups, 60 seconds per answer."
+)
 
 
 @dataclass(frozen=True)

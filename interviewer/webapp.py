@@ -1,22 +1,22 @@
-"""The Gradio mock interview: wiring only. Logic lives in the Controller and the engine."""
+"""The Gradio mock interview: builds and wires the page. What each event does is in
+page_handlers.py, the logic in the Controller and the engine."""
 
 from __future__ import annotations
 
 import os
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .config import Settings, load_settings, read_logins
-from .controller import Controller, View
+from .controller import Controller
 from .embeddings import Embedder
 from .errors import InterviewerError, require
 from .index import Index
 from .interview import Engine
 from .page_js import COUNTDOWN_JS
-from .session import MODES
+from .session import MODE_INFO, MODES
 from .speech import Transcriber, vocabulary_from
 from .store import Store
 
@@ -62,18 +62,6 @@ def grader_status(settings: Settings) -> str:
     )
 
 
-def new_key() -> str:
-    import secrets
-
-    return secrets.token_urlsafe(24)
-
-
-def owner_of(key: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
-
-
 def browser_secret(data_dir: Path) -> str:
     import secrets
 
@@ -86,47 +74,12 @@ def browser_secret(data_dir: Path) -> str:
 
 
 def build_ui(ctl: Controller) -> Any:
+    # Gradio reads GRADIO_TEMP_DIR when imported: only after `main` has set it.
     import gradio as gr
 
-    def guard(fn: Any, outputs: int) -> Any:
-        """A mistake is one warning and the page stays as it was: a raised gr.Error would also
-        mark every output of the event with a red "Error"."""
+    from .page_handlers import SHOWN, Handlers, guard
 
-        def wrapped(*args: Any) -> Any:
-            try:
-                return fn(*args)
-            except InterviewerError as e:
-                gr.Warning(str(e))
-                return (gr.skip(),) * outputs
-
-        return wrapped
-
-    def show(v: View, keep_draft: bool = False, draft_text: str = "") -> tuple[Any, ...]:
-        # Once the interview is over, the answer box and the buttons that need it are off.
-        # A hint, a repeat or End keeps what the candidate has typed so far.
-        live = gr.update(interactive=v.active)
-        draft = (
-            gr.update(interactive=v.active)
-            if keep_draft
-            else gr.update(value=draft_text, interactive=v.active)
-        )
-        return (
-            v.session_id,
-            v.session_id,
-            v.chat,
-            v.card,
-            v.references,
-            v.status,
-            draft,
-            v.turns,
-            live,
-            live,
-            live,
-            live,
-            live,
-            v.report,
-        )
-
+    h = Handlers(ctl)
     topics = ctl.engine.bank.topics()
     with gr.Blocks(title="GPU / ML-infra mock interview", analytics_enabled=False) as demo:
         sid = gr.State("")
@@ -155,8 +108,7 @@ def build_ui(ctl: Controller) -> Any:
                     list(MODES),
                     value="phone screen",
                     label="Mode",
-                    info="Phone screen: one follow-up on what you missed. Deep dive: two. "
-                    "Rapid-fire: no follow-ups, 60 seconds per answer.",
+                    info=MODE_INFO,
                     elem_id="mode",
                 )
                 pick_len = gr.Slider(1, 15, value=5, step=1, label="Questions")
@@ -235,80 +187,28 @@ def build_ui(ctl: Controller) -> Any:
             *(sid, remembered, chat, card, refs, status, answer, seen),
             *(send, skip, hint, repeat, end, report_md),
         ]
+        assert len(outs) == SHOWN
         past_outs = [history, weak, progress, review_due]
         picks = [pick_topics, pick_diff, pick_mode, pick_len]
-
-        def past(o: str) -> tuple[Any, ...]:
-            p = ctl.history(o)
-            import pandas as pd
-
-            plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score"])
-            return p.sessions, p.weak, plot, p.review
-
         new_outs = [*outs, chart, files]
-
-        def fresh(v: View) -> tuple[Any, ...]:  # a new interview: the last one's chart and files go
-            return (*show(v), None, None)
-
         start.click(
-            guard(lambda o, t, d, m, n: fresh(ctl.start(o, t, d, m, n)), len(new_outs)),
-            [owner, *picks],
-            new_outs,
-            api_name="start",
-        ).then(past, [owner], past_outs)
-        review.click(
-            guard(lambda o, m, n: fresh(ctl.review(o, m, n)), len(new_outs)),
-            [owner, pick_mode, pick_len],
-            new_outs,
-        ).then(past, [owner], past_outs)
-
-        def stream_answer(o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
-            """A mistake (empty answer, ended interview, double submit) is a short notice
-            beside the input; the conversation and the typed draft stay as they were."""
-            shown = False
-            try:
-                for view in ctl.answer_stream(o, s, a, n):
-                    shown = True
-                    yield (*show(view), "")
-            except InterviewerError as e:
-                if not shown:
-                    yield (*[gr.skip()] * len(outs), f"⚠️ {e}")
-                else:  # shown as being graded: the stored turns again, the answer in the box
-                    yield (*show(ctl.stored(o, s), draft_text=a), f"⚠️ {e}")
-
-        def build_report(o: str, s: str) -> tuple[Any, ...]:
-            md, rows, paths = ctl.report(o, s)
-            import pandas as pd
-
-            return md, pd.DataFrame(rows or [{"topic": "-", "score": 0}]), paths
-
-        def session_report(o: str, v: View) -> tuple[Any, ...]:
-            """The chart and files of the session shown: an ended one's, or none yet."""
-            return build_report(o, v.session_id)[1:] if not v.active else (None, None)
-
-        def after_turn(o: str, s: str) -> tuple[Any, ...]:
-            """Past sessions kept current; at the end, the report and its files at once."""
-            ended = bool(s) and (x := ctl.store.load(s)) is not None and x.status == "ended"
-            report = build_report(o, s) if ended else (gr.skip(),) * 3
-            return (*report, *past(o))
-
+            guard(h.start, len(new_outs)), [owner, *picks], new_outs, api_name="start"
+        ).then(h.past, [owner], past_outs)
+        review.click(guard(h.review, len(new_outs)), [owner, pick_mode, pick_len], new_outs).then(
+            h.past, [owner], past_outs
+        )
         report_outs = [report_md, chart, files, *past_outs]
         # Named for HTTP clients (benchmarks/load.py): the page's own calls are the same.
         send.click(
-            stream_answer, [owner, sid, answer, seen], [*outs, notice], api_name="answer"
-        ).then(after_turn, [owner, sid], report_outs, api_name="after_answer")
-        answer.submit(stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
-            after_turn, [owner, sid], report_outs
+            h.stream_answer, [owner, sid, answer, seen], [*outs, notice], api_name="answer"
+        ).then(h.after_turn, [owner, sid], report_outs, api_name="after_answer")
+        answer.submit(h.stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
+            h.after_turn, [owner, sid], report_outs
         )
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
-            button.click(
-                guard(
-                    lambda o, s, n=name: show(ctl.command(o, s, n), keep_draft=n != "skip"),
-                    len(outs),
-                ),
-                [owner, sid],
-                outs,
-            ).then(after_turn, [owner, sid], report_outs)
+            button.click(guard(h.command(name), len(outs)), [owner, sid], outs).then(
+                h.after_turn, [owner, sid], report_outs
+            )
         transcribe.click(guard(ctl.transcribe, 2), [owner, sid, audio], [answer, notice])
         # The draft is kept in this browser until it is sent (restored by COUNTDOWN_JS).
         answer.change(
@@ -317,47 +217,10 @@ def build_ui(ctl: Controller) -> Any:
             None,
             js="(t) => { localStorage.setItem('interviewer-draft', t || ''); }",
         )
-
-        def report_now(o: str, s: str) -> tuple[Any, ...]:
-            try:
-                return build_report(o, s)
-            except InterviewerError as e:  # said where the report goes; nothing else changes
-                return f"_{e}_", gr.skip(), gr.skip()
-
-        make_report.click(report_now, [owner, sid], [report_md, chart, files])
-
-        def open_session(o: str, typed: str) -> tuple[Any, ...]:
-            """Everything shown of a session is the opened one's: its chat, card, report, chart
-            and files. An id that is not this browser's: one note, and the page as it was."""
-            try:
-                view = ctl.open(o, typed)
-            except InterviewerError as e:
-                return (*[gr.skip()] * (len(outs) + 3), f"⚠️ {e}")
-            return (*show(view), *session_report(o, view), "", "")
-
-        resume.click(open_session, [owner, resume_id], [*outs, chart, files, notice, resume_note])
-
-        def on_load(saved: str, k: str) -> tuple[Any, ...]:
-            k = k or new_key()
-            o = owner_of(k)
-            earlier = past(o)
-            session = ctl.store.load(saved) if saved else None
-            if session is None or session.owner != o:
-                blank: tuple[Any, ...] = (
-                    *("", "", [], "", "", "Press Start to begin.", gr.skip(), -1),
-                    *[gr.update(interactive=False)] * 5,  # until an interview starts
-                    "",
-                )
-                return (*blank, *earlier, k, o, *[gr.skip()] * 6)
-            view = ctl.view(session)
-            shown = list(show(view))
-            shown[6] = gr.update(interactive=view.active)  # the draft stays as the browser kept it
-            plan = session.plan
-            chosen = (list(plan.topics), plan.difficulty, plan.mode, plan.length)
-            return (*shown, *earlier, k, o, *chosen, *session_report(o, view))
-
+        make_report.click(h.report_now, [owner, sid], [report_md, chart, files])
+        resume.click(h.open_session, [owner, resume_id], [*outs, chart, files, notice, resume_note])
         demo.load(
-            on_load,
+            h.on_load,
             [remembered, key],
             [*outs, *past_outs, key, owner, *picks, chart, files],
             api_name="load",

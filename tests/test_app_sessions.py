@@ -1,6 +1,7 @@
 """The real app in headless Chromium: opening a past session, and what the page says when
-there is nothing to open or report (a user trial, ui40). The `server` and `browser` fixtures
-are conftest's, the page helpers test_app_browser's."""
+there is nothing to open or report (a user trial, ui40); a skipped follow-up in the report and
+the mode selector's words (ui41). The `server` and `browser` fixtures are conftest's, the page
+helpers test_app_browser's."""
 
 from __future__ import annotations
 
@@ -8,7 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_app_browser import ANSWER, CHROMIUM, open_page, send, shot, start
+from interviewer.session import MODE_INFO
+from tests.test_app_browser import (
+    ANSWER,
+    CHROMIUM,
+    open_page,
+    plain,
+    rubrics_by_question,
+    send,
+    shot,
+    start,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -135,3 +146,35 @@ def test_before_start_the_buttons_are_off_and_the_report_says_why_there_is_none(
     assert page.evaluate(BADGES) == 0 and "Press Start" in page.inner_text("#status")
     start(page)
     assert all(page.locator(b).is_enabled() for b in ("#send", "#skip", "#hint", "#end"))
+
+
+def test_a_skipped_follow_up_is_in_the_report_and_the_mode_says_when_one_comes(server, browser):
+    """A phone screen as the ui41 trial ran it: the mode's words promised a follow-up on any
+    missed point, and the follow-up the candidate skipped was missing from the report."""
+    page = open_page(browser.new_context(), server.url)
+    assert plain(MODE_INFO) in plain(page.inner_text("#mode"))
+    start(page)  # a phone screen, the default
+    by_text = rubrics_by_question()
+    rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    for _ in range(3):  # a question with enough points that one of them leaves a gap
+        if rubric is not None and len(rubric.key_points) >= 3:
+            break
+        before = page.locator("#chat .message").count()
+        page.click("#skip")
+        page.wait_for_function(f"document.querySelectorAll('#chat .message').length > {before}")
+        rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    assert rubric is not None
+    send(page, rubric.key_points[0].paraphrases[0], page.locator("#chat .message").count())
+    assert "follow-up" in page.inner_text("#status")
+    follow_up = plain(page.locator("#chat .message").last.inner_text())
+    page.click("#skip")
+    page.wait_for_function(
+        "!document.querySelector('#status').innerText.includes('follow-up')", timeout=30_000
+    )
+    page.click("#end")
+    page.wait_for_function(
+        "document.querySelector('#report').innerText.includes('Interview report')", timeout=30_000
+    )
+    questions = plain(page.inner_text("#report").split("Questions", 1)[-1])
+    assert f"Follow-up: {follow_up} — skipped" in questions
+    shot(page, server, "skipped-follow-up-report")

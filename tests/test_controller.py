@@ -8,12 +8,11 @@ import threading
 
 import pytest
 
-from interviewer.controller import Controller
+from interviewer.controller import Controller, owner_of
 from interviewer.errors import InputError, InterviewerError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
 from interviewer.store import Store
-from interviewer.webapp import owner_of
 
 ANSWER = "HBM is stacked memory on the package with far more bandwidth than GDDR, which is cheaper."
 

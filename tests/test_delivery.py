@@ -40,3 +40,29 @@ def test_you_know_is_a_filler_only_when_set_apart():
     assert assess("You know that the bus is wide.", MODEL).fillers == ()
     for aside in ("It is, like, you know, NVLink.", "It is fast, you know.", "So you know"):
         assert dict(assess(aside, MODEL).fillers) == {"you know": 1}, aside
+
+
+def test_kind_of_sort_of_and_i_mean_are_fillers_only_as_hedges():
+    """A user trial (ui41): "a kind of cache", "this sort of kernel" and "by bandwidth I mean
+    bytes per second" were counted as filler words."""
+    meaning = (
+        "It is a kind of cache for the weights.",
+        "This sort of kernel is memory-bound.",
+        "By bandwidth I mean bytes per second.",
+        "What kind of memory does the H100 use? The same sort of HBM as the A100.",
+        "NVLink is a different kind of interconnect, and any kind of sharding needs it.",
+    )
+    for said in meaning:
+        assert assess(said, MODEL).fillers == (), said
+    hedges = {
+        "It kind of works.": {"kind of": 1},
+        "It's sort of slow, and the cache kind of helps.": {"sort of": 1, "kind of": 1},
+        "That is kind of the point.": {"kind of": 1},
+        "I mean, it's fast.": {"i mean": 1},
+        "It's fast, I mean it's really fast.": {"i mean": 1},
+        "Um I mean the bus is wide.": {"um": 1, "i mean": 1},
+        "It is a cache, sort of.": {"sort of": 1},
+        "It is, kind of, a cache.": {"kind of": 1},
+    }
+    for said, counted in hedges.items():
+        assert dict(assess(said, MODEL).fillers) == counted, said

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from interviewer.controller import owner_of
 from interviewer.errors import InterviewerError
 from interviewer.progress import DAY, due, review_schedule
-from interviewer.webapp import owner_of
 
 
 def test_missed_points_come_back_and_climb_the_boxes_until_learned(timed_controller):

@@ -121,3 +121,20 @@ def test_a_skipped_follow_up_closes_its_question_on_the_card(engine):
     assert card.startswith("### Score ") and "You skipped the follow-up" in card
     assert engine.rubric(q).model_answer in card and "**Missed**" in card
     assert refs  # the passages the answer was graded on
+
+
+def test_a_skipped_follow_up_is_listed_under_its_question_marked_skipped(engine):
+    """A user trial (ui41): the report's Questions section left a skipped follow-up out."""
+    s, q, follow_up = with_follow_up(engine)
+    engine.skip(s)
+    engine.end(s)
+    data = to_json(s, engine.bank, engine.rubric)
+    asked = next(x for x in data["questions"] if x["id"] == q.id)
+    assert asked["follow_ups"] == [None, follow_up.text]
+    assert asked["answers"][1] is None and asked["delivery"][1] == []
+    assert not asked["skipped"] and asked["score"] is not None  # the question was answered
+    md = to_markdown(s, engine.bank, engine.rubric)
+    section = md.split("## Questions", 1)[1]
+    assert f"**Follow-up:** {follow_up.text} — skipped" in section
+    assert section.index(asked["answers"][0]) < section.index(follow_up.text)
+    assert "(empty)" not in section

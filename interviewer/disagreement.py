@@ -122,3 +122,27 @@ def turned_verdict(verdict: str, answer: str) -> bool:
     if len(verdict) == 1 or len(said) == 1:  # option letters: any other letter
         return len(verdict) == len(said) == 1 and verdict != said
     return _OTHER_VERDICT.get(verdict) == said
+
+
+# Number formats: which one a thing is kept or computed in.
+_FORMAT = re.compile(r"\b(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)\b", re.I)
+_ALL = re.compile(r"\b(?:everything|all|every|entire|entirely|whole|only)\b", re.I)
+_CLAUSE_START = re.compile(r"[,;:.]|\b(?:while|whereas|but)\b", re.I)
+
+
+def counterexample(wrong: str, point: str, sentence: str) -> bool:
+    """A misconception that puts everything (or only) in one number format ("In mixed
+    precision everything ... is kept in FP16") against a sentence that names a format of the
+    point's for part of it ("... keeping master weights, the loss and reductions in FP32"),
+    not denied: the sentence says the point, whatever the NLI model reads in its shared
+    words."""
+    kept = {f.lower() for f in _FORMAT.findall(wrong)}
+    if len(kept) != 1 or not _ALL.search(wrong):
+        return False
+    others = {f.lower() for f in _FORMAT.findall(point)} - kept
+    for m in _FORMAT.finditer(sentence):
+        if m.group().lower() in others:
+            clause = _CLAUSE_START.split(sentence[: m.start()])[-1]
+            if not _DENIAL.search(clause):
+                return True
+    return False

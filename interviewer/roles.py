@@ -113,22 +113,43 @@ def about_another(claim: str, sentence: str) -> bool:
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
 
 
+# A name with another name or a capitalised word right after it is part of one: "NVIDIA GPU
+# Operator" is one thing, not NVIDIA and a GPU.
+_COMPOUND = re.compile(rf"(?:{ENTITY.pattern})(?:\s+(?:{ENTITY.pattern}|[A-Z][a-z]+))+")
+
+
+def _things(clause: str) -> list[str]:
+    """The named things a clause names, a compound as one ("nvidia gpu operator")."""
+    whole = [" ".join(m.group().lower().split()) for m in _COMPOUND.finditer(clause)]
+    rest = _names(_COMPOUND.sub(" ", clause))
+    found = [(clause.lower().find(t.split()[0]), t) for t in whole]
+    found += [(clause.lower().find(t), t) for t in rest]
+    return [t for _, t in sorted(found)]
+
+
 def _bindings(text: str) -> dict[str, set[str]]:
     """The content words of each clause, by the named thing it is about: the first it names,
     or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
     out: dict[str, set[str]] = {}
-    names = set(_names(text))
+    names = {w for t in _things(text) for w in t.split()}
     current = None
     for clause in _BIND_SPLIT.split(text):
-        found = _names(clause)
+        found = _things(clause)
         if found:
             # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
-            used = _names(m.group(1)) if (m := _USES.search(clause)) else []
+            used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]
         if current is not None:
             words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
             out.setdefault(current, set()).update(words)
     return out
+
+
+def _lead(point: str, bound: dict[str, set[str]]) -> str:
+    """The thing the point is about, as `_bindings` names it (its first thing, if it opens on
+    a name)."""
+    subject = _subject(point)
+    return next((t for t in bound if subject and t.split()[0] == subject), "")
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
@@ -192,10 +213,10 @@ def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str 
     p, s = _bindings(point), _bindings(text)
     pairs = list(combinations(p, 2))
     if siblings:  # only the point's subject against each other point's
-        pairs, subject = [], _subject(point)
+        pairs, subject = [], _lead(point, p)
         for sibling in siblings:
             other = _bindings(sibling)
-            if subject in p and (b := _subject(sibling)) and b not in p and b in other:
+            if subject in p and (b := _lead(sibling, other)) and b not in p:
                 p[b] = other[b]
                 pairs.append((subject, b))
     for a, b in pairs:

@@ -9,7 +9,7 @@ import numpy as np
 
 from .case import Ask, Case, asserts, nearest_part
 from .claims import StatedMisconception, Wrong
-from .disagreement import opposed
+from .disagreement import counterexample, opposed
 from .roles import about_another, binds_like
 from .thresholds import Thresholds
 
@@ -65,6 +65,9 @@ def stated_misconceptions(
                 and not about_another(wrong.text, case.sentences[said_at])
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[said_at])
+                and not counterexample(
+                    wrong.text, point_of.get(wrong.contradicts, ""), case.sentences[said_at]
+                )
             )
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))

@@ -4,6 +4,7 @@ swapped answers scored 3-4 with both swapped points listed as covered."""
 import pytest
 
 from interviewer.clauses import clauses
+from interviewer.disagreement import counterexample
 from interviewer.order import turned_round
 from interviewer.roles import binds_like, first_contradiction, swapped_binding
 
@@ -165,3 +166,72 @@ def test_a_trials_swapped_and_denied_answers_are_wrong(bank_grader, question, wr
     assert not any(p.startswith(("PCIe is", "NVLink is")) for p in graded[0].covered)
     if right:
         assert graded[1].wrong_claims == () and graded[1].score >= 4
+
+
+def test_a_compound_name_is_one_thing_not_a_swap():
+    """ "The NVIDIA GPU Operator" had been read as NVIDIA and a GPU: an answer naming the device
+    plugin and the GPU Operator in one sentence read as trading their roles (a right answer
+    scored 1)."""
+    operator = (
+        "The NVIDIA GPU Operator installs and manages the GPU software stack on each node, "
+        "including the driver, container toolkit, device plugin and DCGM monitoring."
+    )
+    plugin = (
+        "The NVIDIA device plugin advertises each node's GPUs to Kubernetes as the "
+        "nvidia.com/gpu resource so the scheduler can place pods that request them."
+    )
+    said = (
+        "The NVIDIA device plugin advertises nvidia.com/gpu to the kubelet, the GPU Operator "
+        "installs drivers, the container toolkit and DCGM, and a gang scheduler like Volcano "
+        "or Kueue places multi-node jobs."
+    )
+    assert swapped_binding(operator, said) is None
+    assert swapped_binding(operator, said, [plugin]) is None
+    swapped = (
+        "PCIe is the dedicated GPU-to-GPU interconnect, and NVLink is the general-purpose "
+        "expansion bus, comparatively narrow."
+    )
+    assert swapped_binding(PCIE, swapped, [NVLINK])
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        ("Most math runs in BF16 while master weights, the loss and reductions stay in FP32.", 1),
+        ("Everything is kept in FP16; there is no FP32 copy at all.", 0),
+        ("Everything stays in FP16, without any FP32 master weights.", 0),
+        ("Everything, master weights included, is kept in FP16.", 0),
+    ],
+)
+def test_a_format_the_point_keeps_is_a_counterexample_to_everything_in_one(sentence, found):
+    wrong = (
+        "In mixed precision everything, including the weight update and the master weights, "
+        "is kept in FP16."
+    )
+    point = "Precision-sensitive parts stay in FP32, including a master copy of the weights."
+    assert counterexample(wrong, point, sentence) == bool(found)
+
+
+@pytest.mark.parametrize(
+    "question,right",
+    [
+        (
+            "Name three Kubernetes components needed for GPU workloads.",
+            "The NVIDIA device plugin advertises nvidia.com/gpu to the kubelet, the GPU Operator "
+            "installs drivers, the container toolkit and DCGM, and a gang scheduler like Volcano "
+            "or Kueue places multi-node jobs.",
+        ),
+        (
+            "What is mixed-precision training?",
+            "Mixed precision runs most of the math in BF16 or FP16 on Tensor Cores while keeping "
+            "master weights, the loss and reductions in FP32. With FP16 you also need loss "
+            "scaling so small gradients don't underflow; BF16 has FP32's exponent range so it "
+            "usually doesn't.",
+        ),
+    ],
+)
+def test_right_answers_the_checks_had_read_as_wrong(bank_grader, question, right):
+    """Both scored 1 with a wrong claim (stop 41): a compound name read as two things
+    swapping roles, and FP32 named for the master weights read as 'everything in FP16'."""
+    graded = bank_grader(question)(right)[0]
+    assert graded.wrong_claims == () and graded.score >= 4

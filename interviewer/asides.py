@@ -321,6 +321,9 @@ def without(answer: str, parts: Sequence[str]) -> str:
     for part in parts:
         answer = answer.replace(part, "\0" + (part[-1] if part[-1] in ".!?" else ""))
     joined = r"[,;]\s*(?:(?:and|but|so|while)\s+)?"
+    # A sentence's first segment takes the joiner after it ("X, and the KV cache ..." less X
+    # is "the KV cache ...", not ", and the KV cache ...").
+    answer = re.sub(r"(^|[.!?]\s+)\0" + joined, r"\1\0", answer)
     answer = re.sub(joined + r"\0([.!?])", r"\1", answer)
     answer = re.sub(rf"(?:{joined})?\0[.!?]?\s*", " ", answer)
     return re.sub(r"\s+([,;.])", r"\1", " ".join(answer.split()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .exact import attached, mentions, quantities, relation_sign
-from .words import terms
+from .words import FORMAT, formats, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a
 # neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole
@@ -124,8 +124,6 @@ def turned_verdict(verdict: str, answer: str) -> bool:
     return _OTHER_VERDICT.get(verdict) == said
 
 
-# Number formats: which one a thing is kept or computed in.
-_FORMAT = re.compile(r"\b(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)\b", re.I)
 _ALL = re.compile(r"\b(?:everything|all|every|entire|entirely|whole|only)\b", re.I)
 _CLAUSE_START = re.compile(r"[,;:.]|\b(?:while|whereas|but)\b", re.I)
 
@@ -136,11 +134,11 @@ def counterexample(wrong: str, point: str, sentence: str) -> bool:
     point's for part of it ("... keeping master weights, the loss and reductions in FP32"),
     not denied: the sentence says the point, whatever the NLI model reads in its shared
     words."""
-    kept = {f.lower() for f in _FORMAT.findall(wrong)}
+    kept = formats(wrong)
     if len(kept) != 1 or not _ALL.search(wrong):
         return False
-    others = {f.lower() for f in _FORMAT.findall(point)} - kept
-    for m in _FORMAT.finditer(sentence):
+    others = formats(point) - kept
+    for m in FORMAT.finditer(sentence):
         if m.group().lower() in others:
             clause = _CLAUSE_START.split(sentence[: m.start()])[-1]
             if not _DENIAL.search(clause):

@@ -9,7 +9,7 @@ import operator
 import re
 
 from .order import turned_round
-from .words import ENTITY, terms
+from .words import ENTITY, formats, terms
 
 _ANTONYMS = [
     ("higher", "lower"),
@@ -189,7 +189,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         ):
             return "exact:negation"
     pn, sn = quantities(point), quantities(sentence)
-    if 1 <= len(pn) <= 2:
+    # A size in another number format is another size: "INT4 brings it to about 35 GB" says
+    # nothing against "In FP16 ... about 140 GB".
+    of_format = formats(point)
+    if 1 <= len(pn) <= 2 and not (
+        of_format and formats(sentence) and not of_format & formats(sentence)
+    ):
         # One number in the sentence, of a quantity the point gives (once, or for both sides
         # of a comparison): wrong when it is far from each of them. A multiple of a named
         # thing or a count of GPU-hours is specific enough to be read beside other numbers ("2
@@ -277,6 +282,30 @@ def _than(text: str, word: str) -> bool:
     """The comparative compares two things: "than" within three words after it."""
     m = re.search(rf"\b{re.escape(word)}\b((?:\s+\S+){{0,3}})", text, re.I)
     return m is not None and "than" in m.group(1).lower().split()
+
+
+def compares_other(claim: str, sentence: str) -> bool:
+    """Both compare two things ("X-er than"), but of different quantities, and the sentence
+    never names the claim's: "It has fewer mantissa bits than FP16" does not say "BF16 uses
+    less memory than FP16", whatever the NLI model reads in "fewer ... than FP16"."""
+    mine = [
+        w for w in (m.group(1).lower() for m in _COMPARATIVE.finditer(claim)) if _than(claim, w)
+    ]
+    theirs = [
+        w
+        for w in (m.group(1).lower() for m in _COMPARATIVE.finditer(sentence))
+        if _than(sentence, w)
+    ]
+    if len(mine) != 1 or not theirs:
+        return False
+    of = attached(claim, mine[0])
+    # Each of the sentence's is of a quantity the claim never names ("smaller than FP16 ones"
+    # is of the things compared).
+    return (
+        bool(of)
+        and not mentions(sentence, of)
+        and all((o := attached(sentence, w)) and not mentions(claim, o) for w in theirs)
+    )
 
 
 def _far(a: float, b: float) -> bool:

@@ -104,27 +104,44 @@ def _names(text: str) -> list[str]:
 def about_another(claim: str, sentence: str) -> bool:
     """The sentence is about another named thing than the claim: the claim's first name (its
     subject, "MPS gives each tenant hardware-isolated memory") is absent from the sentence,
-    which leads with another ("MIG partitions an H100 into isolated instances")."""
+    which leads with another ("MIG partitions an H100 into isolated instances"), or opens on a
+    condition and names others ("If tenants aren't trusted, I'd go with MIG, since it gives
+    hardware isolation")."""
     mine, theirs = _names(claim), _names(sentence)
     lead = _subject(sentence)  # "" when the sentence points back ("It has lower bandwidth")
-    return bool(mine and lead in theirs and mine[0] not in theirs)
+    opens = lead in _OPENERS and bool(theirs)
+    return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 
+_DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
 
 
-# A name with another name or a capitalised word right after it is part of one: "NVIDIA GPU
-# Operator" is one thing, not NVIDIA and a GPU.
-_COMPOUND = re.compile(rf"(?:{ENTITY.pattern})(?:\s+(?:{ENTITY.pattern}|[A-Z][a-z]+))+")
+# A name with more names or capitalised words right after it is one thing: "NVIDIA GPU
+# Operator" is not NVIDIA and a GPU.
+_WORD = re.compile(r"[A-Za-z0-9+\-]+")
 
 
 def _things(clause: str) -> list[str]:
-    """The named things a clause names, a compound as one ("nvidia gpu operator")."""
-    whole = [" ".join(m.group().lower().split()) for m in _COMPOUND.finditer(clause)]
-    rest = _names(_COMPOUND.sub(" ", clause))
-    found = [(clause.lower().find(t.split()[0]), t) for t in whole]
-    found += [(clause.lower().find(t), t) for t in rest]
-    return [t for _, t in sorted(found)]
+    """The named things a clause names, in order, a compound as one ("nvidia gpu operator")."""
+    runs: list[list[str]] = []
+    open_run = False
+    end = 0
+    for m in _WORD.finditer(clause):
+        word = m.group()
+        follows = open_run and clause[end : m.start()].isspace()
+        if _names(word) and ENTITY.fullmatch(word):
+            if follows:
+                runs[-1].append(word.lower())
+            else:
+                runs.append([word.lower()])
+            open_run = True
+        elif follows and word[0].isupper() and word[1:].islower():
+            runs[-1].append(word.lower())
+        else:
+            open_run = False
+        end = m.end()
+    return list(dict.fromkeys(" ".join(r) for r in runs))
 
 
 def _bindings(text: str) -> dict[str, set[str]]:
@@ -141,7 +158,10 @@ def _bindings(text: str) -> dict[str, set[str]]:
             current = (used or found)[0]
         if current is not None:
             words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
-            out.setdefault(current, set()).update(words)
+            # A property denied is not the property: "BF16 ..., so you don't need loss
+            # scaling" gives BF16 no loss scaling, not FP16's.
+            denied = "¬" if _DENIED.search(clause) else ""
+            out.setdefault(current, set()).update(denied + w for w in words)
     return out
 
 

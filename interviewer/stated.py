@@ -7,9 +7,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .case import Ask, Case, asserts, nearest_part
+from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
 from .disagreement import counterexample, opposed
+from .exact import compares_other
 from .roles import about_another, binds_like
 from .thresholds import Thresholds
 
@@ -65,6 +66,7 @@ def stated_misconceptions(
                 and not about_another(wrong.text, case.sentences[said_at])
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[said_at])
+                and not compares_other(wrong.text, case.sentences[said_at])
                 and not counterexample(
                     wrong.text, point_of.get(wrong.contradicts, ""), case.sentences[said_at]
                 )
@@ -85,7 +87,9 @@ def _restates_instead(
     ids = [c.id for c in case.claims]
     if wrong.contradicts not in ids:
         return False
-    near = float(case.verbatim[i, ids.index(wrong.contradicts)])
-    to_wrong = float(case.vectors[i] @ case.wrong_vectors[case.wrongs.index(wrong)])
+    n_point = ids.index(wrong.contradicts)
+    # As near to either as its nearest clause (`nearness`).
+    near = max(float(case.verbatim[i, n_point]), nearness(case, i, case.claim_vectors[n_point]))
+    to_wrong = nearness(case, i, case.wrong_vectors[case.wrongs.index(wrong)])
     margin = 0.0 if confusable else th.nearer_point
     return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + margin

@@ -40,6 +40,11 @@ def test_a_filler_is_stripped_and_a_connective_kept(said, kept):
             ["I love GPUs"],
             "Warps are 32 threads, and they run in lockstep.",
         ),
+        (  # a sentence's first segment takes the joiner after it
+            "In FP16 the weights are 140 GB, more than one GPU, and the KV cache grows. So shard.",
+            ["In FP16 the weights are 140 GB, more than one GPU"],
+            "the KV cache grows. So shard.",
+        ),
     ],
 )
 def test_a_segment_set_aside_leaves_its_sentences_full_stop(answer, drop, left):

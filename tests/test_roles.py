@@ -5,8 +5,9 @@ import pytest
 
 from interviewer.clauses import clauses
 from interviewer.disagreement import counterexample
+from interviewer.exact import compares_other
 from interviewer.order import turned_round
-from interviewer.roles import binds_like, first_contradiction, swapped_binding
+from interviewer.roles import about_another, binds_like, first_contradiction, swapped_binding
 
 PCIE = (
     "PCIe is the general-purpose expansion bus and is comparatively narrow, so GPU-to-GPU "
@@ -235,3 +236,97 @@ def test_right_answers_the_checks_had_read_as_wrong(bank_grader, question, right
     swapping roles, and FP32 named for the master weights read as 'everything in FP16'."""
     graded = bank_grader(question)(right)[0]
     assert graded.wrong_claims == () and graded.score >= 4
+
+
+def test_a_size_in_another_number_format_is_another_size():
+    """ "INT4 brings it to about 35 GB" had contradicted "In FP16 ... about 140 GB" as a wrong
+    number (a right answer's quantisation sentence named as a wrong claim)."""
+    fp16 = "In FP16, 70B parameters at 2 bytes each take about 140 GB for the weights alone."
+    assert first_contradiction(fp16, ["INT4 brings it to about 35 GB."]) is None
+    assert first_contradiction(fp16, ["FP8 at about 35 GB fits easily on one card."]) is None
+    assert first_contradiction(fp16, ["In FP16 the weights are about 35 GB."]) == "exact:number"
+    assert first_contradiction(fp16, ["The weights are about 35 GB."]) == "exact:number"
+
+
+def test_a_property_denied_is_not_the_property_in_a_swap():
+    """ "BF16 ..., so you don't need loss scaling" had read as BF16 taking FP16's loss scaling."""
+    point = (
+        "Because of that range, BF16 training avoids the underflow of small gradients and "
+        "overflow of large values that force loss scaling in FP16."
+    )
+    right = (
+        "BF16 has the same exponent range as FP32, so you don't need loss scaling. It has "
+        "fewer mantissa bits than FP16, which training tolerates."
+    )
+    assert swapped_binding(point, right) is None
+    assert swapped_binding(FP8, FP8_WRONG, [])
+
+
+@pytest.mark.parametrize(
+    "sentence,other",
+    [
+        ("It has fewer mantissa bits than FP16, which training tolerates.", True),
+        ("BF16 takes less memory than FP16.", False),
+        ("BF16 weights are smaller than FP16 ones.", False),
+        ("It is cheaper than FP16.", False),
+    ],
+)
+def test_a_comparison_of_another_quantity_does_not_state_one(sentence, other):
+    assert compares_other("BF16 uses less memory than FP16.", sentence) == other
+
+
+def test_a_sentence_that_opens_on_a_condition_and_names_another_thing_is_about_it():
+    wrong = "MPS gives each tenant hardware-isolated memory, so it is safer for untrusted tenants."
+    mig = "If tenants aren't trusted, I'd go with MIG, since it gives hardware isolation."
+    assert about_another(wrong, mig)
+    assert not about_another(wrong, "If tenants share it, MPS gives each hardware isolation.")
+    assert not about_another(wrong, "It gives each tenant hardware-isolated memory.")
+
+
+@pytest.mark.parametrize(
+    "question,answer,scores,wrong_point",
+    [
+        (  # stated, with the misconception's own words in its first clause
+            "Pick hardware to serve a 70B model. How do you size it?",
+            "In FP16 the weights are about 140 GB, which is more than one 80 GB GPU, and the KV "
+            "cache grows with batch and context length on top of that. So you either "
+            "tensor-parallel across two or more H100s or you quantize. FP8 weights take half the "
+            "memory of INT8 weights, so FP8 at about 35 GB fits easily on one card.",
+            (2, 3),
+            "INT8 or FP8 weights take about 70 GB",
+        ),
+        (
+            "How do you choose between MIG and MPS for a multi-tenant inference box?",
+            "If tenants are different customers, have strict SLAs or aren't trusted, I'd go with "
+            "MIG, since it gives hardware isolation: on an A100 or H100 you get up to seven "
+            "instances, each with its own SMs, L2 slice and memory, so QoS is predictable. The "
+            "downside is the partition sizes are fixed, so you strand some capacity. If the "
+            "workloads are cooperative, say my own models, MPS lets kernels from several "
+            "processes run concurrently across the whole GPU and gets better utilization. But "
+            "MPS has no hardware partitioning, so one client faulting or hogging the GPU can "
+            "hurt the others.",
+            (4, 5),
+            None,
+        ),
+        (
+            "Why use BF16 instead of FP16 for training?",
+            "BF16 has the same exponent range as FP32, so you don't need loss scaling. It has "
+            "fewer mantissa bits than FP16, which training tolerates.",
+            (2, 4),
+            None,
+        ),
+    ],
+)
+def test_a_second_trials_answers_name_only_the_wrong_claim_made(
+    bank_grader, question, answer, scores, wrong_point
+):
+    """A helper's trial (stop 41): the 70B answer's FP8 claim went unnamed (4), while a right
+    MIG/MPS answer (3) and a right terse BF16 answer (1) had false wrong claims: the MIG
+    sentence read as the MPS misconception, a denied 'loss scaling' as a swap, 'fewer mantissa
+    bits than FP16' as 'less memory than FP16'."""
+    graded = bank_grader(question)(answer)[0]
+    assert scores[0] <= graded.score <= scores[1]
+    if wrong_point is None:
+        assert graded.wrong_claims == ()
+    else:
+        assert len(graded.wrong_claims) == 1 and wrong_point in graded.wrong_claims[0]

@@ -18,6 +18,7 @@ def turned_round(point: str, sentence: str) -> bool:
         _reordered(point, sentence)
         or _reordered(point, sentence, _RATHER)
         or _multiple_turned(point, sentence)
+        or _serial_turned(point, sentence)
     )
 
 
@@ -94,3 +95,54 @@ def _multiple_turned(point: str, sentence: str) -> bool:
     """The point makes A a multiple of B, the sentence B a multiple of A."""
     p, s = _multiple_of(point), _multiple_of(sentence)
     return p is not None and s is not None and p == s[::-1]
+
+
+# One at a time against all at once: "executes each path in turn" against "runs the two paths
+# simultaneously". Not "serialized": "different banks are read in parallel" is said right
+# beside "accesses to one bank are serialized".
+_SERIAL = re.compile(
+    r"\b(?:in turn|serially|one (?:after another|at a time|by one)|sequentially|in sequence)\b",
+    re.I,
+)
+_PARALLEL = re.compile(
+    r"\b(?:in parallel|simultaneous(?:ly)?|at the same time|all at once|concurrently)\b", re.I
+)
+_HEDGED = re.compile(
+    r"\b(?:not|no|never|without|unless|only if|instead of|rather than)\b|n't", re.I
+)
+_SMALL = {
+    "each",
+    "every",
+    "both",
+    "the",
+    "two",
+    "all",
+    "those",
+    "these",
+    "are",
+    "is",
+    "get",
+    "gets",
+}
+
+
+def _serial_turned(point: str, sentence: str) -> bool:
+    """The point does a thing one at a time and the sentence does it at once, or the other way
+    round: the point's word just before its cue ("each path in turn") is one of the two just
+    before the sentence's ("runs the two paths simultaneously"). A sentence that says both, or
+    denies or conditions either, is left alone."""
+    for mine, other in ((_SERIAL, _PARALLEL), (_PARALLEL, _SERIAL)):
+        p, s = mine.search(point), other.search(sentence)
+        if not (p and s) or other.search(point) or mine.search(sentence):
+            continue
+        if _HEDGED.search(sentence):
+            return False
+        thing = _before(point[: p.start()], 1)
+        return bool(thing) and thing <= _before(sentence[: s.start()], 2)
+    return False
+
+
+def _before(text: str, n: int) -> set[str]:
+    """The last n content words of the text, by their first four letters."""
+    words = [t[:4] for t in terms(text) if len(t) > 2 and t not in _SMALL]
+    return set(words[-n:])

@@ -330,3 +330,22 @@ def test_a_second_trials_answers_name_only_the_wrong_claim_made(
         assert graded.wrong_claims == ()
     else:
         assert len(graded.wrong_claims) == 1 and wrong_point in graded.wrong_claims[0]
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        ("When threads take different branches, the GPU runs the two paths simultaneously.", 1),
+        ("The two paths run at the same time on different lanes.", 1),
+        ("All 32 threads of a warp execute the same instruction simultaneously.", 0),
+        ("Divergent paths are not run in parallel; each path runs in turn.", 0),
+    ],
+)
+def test_one_at_a_time_turned_into_all_at_once(sentence, found):
+    """A helper's trial (stop 41): "the GPU runs the two paths simultaneously on separate lanes"
+    had covered "executes each path serially" (scored 4)."""
+    point = (
+        "If threads in a warp take different branches, the hardware executes each path "
+        "serially with the other threads masked off."
+    )
+    assert turned_round(point, sentence) == bool(found)

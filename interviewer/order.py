@@ -110,20 +110,8 @@ _PARALLEL = re.compile(
 _HEDGED = re.compile(
     r"\b(?:not|no|never|without|unless|only if|instead of|rather than)\b|n't", re.I
 )
-_SMALL = {
-    "each",
-    "every",
-    "both",
-    "the",
-    "two",
-    "all",
-    "those",
-    "these",
-    "are",
-    "is",
-    "get",
-    "gets",
-}
+_SMALL = {"each", "every", "both", "the", "two", "all", "those", "these", "are", "is"}
+_SMALL |= {"get", "gets"}
 
 
 def _serial_turned(point: str, sentence: str) -> bool:

@@ -171,8 +171,14 @@ class OfflineGrader:
             # At the same score, the reading that names every wrong claim the answer made.
             candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
             wrong = grades[n].points("contradicted")
+            # Without content that decided nothing, the rest is read apart: it may earn less,
+            # but a wrong claim it alone shows is one the sentences left out had answered (a
+            # right "In FP16 the weights are about 140 GB" the model misread, left out, and
+            # "FP8 at about 35 GB" read against that point in its place).
             candidates += [
-                g for g in (next(regraded) for _ in keeps) if g.covers_as_much(grades[n])
+                g
+                for g in (next(regraded) for _ in keeps)
+                if g.covers_as_much(grades[n]) and g.points("contradicted") <= wrong
             ]
             for g in candidates:
                 if _rank(g) < _rank(grades[n]) and (

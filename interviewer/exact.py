@@ -182,10 +182,14 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # What is denied must be what the other side asserts: "memory traffic, not compute"
         # against a sentence that never mentions compute denies nothing it says.
         denied = _negated_terms(point if p_neg else sentence)
+        # ... and not what it too passes over: "judged by goodput, not the hourly price"
+        # against "judged by goodput rather than hourly price".
+        other = sentence if p_neg else point
+        asserted = (sw if p_neg else pw) - _negated_terms(other, _PASSED_OVER)
         if (
             len(pw & sw) >= 0.8 * max(1, min(len(pw), len(sw)))
             and len(pw & sw) >= 3
-            and denied & (sw if p_neg else pw)
+            and denied & asserted
         ):
             return "exact:negation"
     pn, sn = quantities(point), quantities(sentence)
@@ -346,10 +350,13 @@ def mentions(text: str, word: str) -> bool:
     return any(t[:4] == word[:4] for t in terms(text))
 
 
-def _negated_terms(text: str) -> set[str]:
+_PASSED_OVER = re.compile(r"\b(?:rather than|instead of)\b", re.I)
+
+
+def _negated_terms(text: str, cue: re.Pattern[str] = _NEGATION) -> set[str]:
     """Content words within three words after each negation cue: what the text denies."""
     out: set[str] = set()
-    for m in _NEGATION.finditer(text):
+    for m in cue.finditer(text):
         out.update(terms(" ".join(text[m.end() :].split()[:3])))
     return out
 

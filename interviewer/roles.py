@@ -113,6 +113,26 @@ def about_another(claim: str, sentence: str) -> bool:
     return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 
+_CONTRAST = re.compile(
+    r"\b(?:versus|vs\.?|compared (?:to|with)|against|whereas|while|unlike)\b", re.I
+)
+
+
+def contrasted(claim: str, sentence: str) -> bool:
+    """The claim ties two named things together ("The H100 uses GDDR6X memory"); the sentence
+    names both on either side of a contrast ("3+ TB/s on an H100 SXM versus roughly 1 TB/s on a
+    GDDR6X card"): it sets them apart, not together."""
+    names = list(dict.fromkeys(_names(claim)))
+    if len(names) != 2:
+        return False
+    low = sentence.lower()
+    at = [re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", low) for n in names]
+    if not all(at):
+        return False
+    a, b = sorted(m.start() for m in at if m)
+    return bool(_CONTRAST.search(sentence[a:b]))
+
+
 _DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
 

@@ -11,7 +11,7 @@ from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
 from .disagreement import counterexample, opposed
 from .exact import compares_other
-from .roles import about_another, binds_like
+from .roles import about_another, binds_like, contrasted
 from .thresholds import Thresholds
 
 
@@ -67,6 +67,7 @@ def stated_misconceptions(
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[said_at])
                 and not compares_other(wrong.text, case.sentences[said_at])
+                and not contrasted(wrong.text, case.sentences[said_at])
                 and not counterexample(
                     wrong.text, point_of.get(wrong.contradicts, ""), case.sentences[said_at]
                 )

@@ -7,7 +7,13 @@ from interviewer.clauses import clauses
 from interviewer.disagreement import counterexample
 from interviewer.exact import compares_other
 from interviewer.order import turned_round
-from interviewer.roles import about_another, binds_like, first_contradiction, swapped_binding
+from interviewer.roles import (
+    about_another,
+    binds_like,
+    contrasted,
+    first_contradiction,
+    swapped_binding,
+)
 
 PCIE = (
     "PCIe is the general-purpose expansion bus and is comparatively narrow, so GPU-to-GPU "
@@ -349,3 +355,35 @@ def test_one_at_a_time_turned_into_all_at_once(sentence, found):
         "serially with the other threads masked off."
     )
     assert turned_round(point, sentence) == bool(found)
+
+
+def test_what_both_pass_over_is_no_denial():
+    """A fresh right answer (stop 41) scored 1: "... judged by cost per unit of goodput, not the
+    hourly price" read as denying the point's "... rather than hourly price"."""
+    point = (
+        "Large tightly coupled pretraining with deadlines belongs on on-demand or reserved "
+        "capacity, judged by cost per unit of goodput rather than hourly price."
+    )
+    right = (
+        "Big tightly coupled pretraining with deadlines goes to on-demand or reserved, judged "
+        "by cost per unit of goodput, not the hourly price."
+    )
+    wrong = (
+        "Big tightly coupled pretraining with deadlines goes to spot, not on-demand or reserved "
+        "capacity, judged by cost per unit of goodput."
+    )
+    assert first_contradiction(point, [right]) is None
+    assert first_contradiction(point, [wrong]) == "exact:negation"
+
+
+@pytest.mark.parametrize(
+    "sentence,apart",
+    [
+        ("Several times GDDR's bandwidth: 3+ TB/s on an H100 versus 1 TB/s on a GDDR6X card.", 1),
+        ("The H100 uses GDDR6X, which is cheaper than HBM.", 0),
+        ("The H100 ships with GDDR6X memory, while consumer cards get HBM.", 0),
+    ],
+)
+def test_two_names_set_apart_by_a_contrast_are_not_tied_together(sentence, apart):
+    """A fresh right HBM answer (stop 41) was read as stating "The H100 uses GDDR6X memory"."""
+    assert contrasted("The H100 uses GDDR6X memory.", sentence) == bool(apart)

@@ -115,3 +115,16 @@ def timed_controller(built_index, tmp_path):
     grader = make_grader("offline", settings, index=index)
     engine = Engine(index.bank, grader, index, settings, clock, random.Random(3))
     return Controller(settings, engine, Store(tmp_path / "s.sqlite3"), None, "offline"), clock
+
+
+@pytest.fixture()
+def engine(built_index):
+    """The real engine and offline grader on the built index (fixed clock and seed)."""
+    import random
+
+    from interviewer.grader import make_grader
+    from interviewer.interview import Engine
+
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    return Engine(index.bank, grader, index, settings, Clock(), random.Random(7))

@@ -248,6 +248,20 @@ def rubrics_by_question() -> dict:
     return {plain(r.question): r for r in load_authored().values()}
 
 
+def skip_to_rubric(page, by_text: dict, points: int, tries: int):
+    """Skips questions until one whose rubric has at least `points` key points; its rubric."""
+    rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    for _ in range(tries):
+        if rubric is not None and len(rubric.key_points) >= points:
+            break
+        before = page.locator("#chat .message").count()
+        page.click("#skip")
+        page.wait_for_function(f"document.querySelectorAll('#chat .message').length > {before}")
+        rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
+    assert rubric is not None
+    return rubric
+
+
 def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, browser):
     from interviewer.rubrics import shares_run
 
@@ -295,15 +309,8 @@ def test_a_reply_that_states_another_point_is_credited_on_the_card(server, brows
     page = open_page(ctx, server.url)
     page.click("#mode label:has-text('deep dive')")
     start(page)
-    rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
-    for _ in range(8):  # a question with enough points for a follow-up and another point
-        if rubric is not None and len(rubric.key_points) >= 4:
-            break
-        before = page.locator("#chat .message").count()
-        page.click("#skip")
-        page.wait_for_function(f"document.querySelectorAll('#chat .message').length > {before}")
-        rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
-    assert rubric is not None
+    # A question with enough points for a follow-up and another point.
+    rubric = skip_to_rubric(page, by_text, points=4, tries=8)
     first = rubric.key_points[0]
     send(page, first.paraphrases[0], page.locator("#chat .message").count())
     assert "follow-up" in page.inner_text("#status")

@@ -18,6 +18,7 @@ from tests.test_app_browser import (
     rubrics_by_question,
     send,
     shot,
+    skip_to_rubric,
     start,
 )
 
@@ -155,15 +156,8 @@ def test_a_skipped_follow_up_is_in_the_report_and_the_mode_says_when_one_comes(s
     assert plain(MODE_INFO) in plain(page.inner_text("#mode"))
     start(page)  # a phone screen, the default
     by_text = rubrics_by_question()
-    rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
-    for _ in range(3):  # a question with enough points that one of them leaves a gap
-        if rubric is not None and len(rubric.key_points) >= 3:
-            break
-        before = page.locator("#chat .message").count()
-        page.click("#skip")
-        page.wait_for_function(f"document.querySelectorAll('#chat .message').length > {before}")
-        rubric = by_text.get(plain(page.locator("#chat .message").last.inner_text()))
-    assert rubric is not None
+    # A question with enough points that one of them leaves a gap.
+    rubric = skip_to_rubric(page, by_text, points=3, tries=3)
     send(page, rubric.key_points[0].paraphrases[0], page.locator("#chat .message").count())
     assert "follow-up" in page.inner_text("#status")
     follow_up = plain(page.locator("#chat .message").last.inner_text())

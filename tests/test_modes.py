@@ -4,21 +4,7 @@ none)."""
 
 from __future__ import annotations
 
-import random
-
-import pytest
-
-from interviewer.grader import make_grader
-from interviewer.interview import Engine
 from interviewer.session import FOLLOW_UP_UNDER, MODE_INFO, Plan
-from tests.conftest import Clock
-
-
-@pytest.fixture()
-def engine(built_index):
-    settings, index = built_index
-    grader = make_grader("offline", settings, index=index)
-    return Engine(index.bank, grader, index, settings, Clock(), random.Random(7))
 
 
 def core_answer(engine, starts: str):

@@ -4,24 +4,11 @@ a study plan in question order, strengths listed once, and something to learn af
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
-import pytest
-
 from interviewer.card import grade_card
-from interviewer.grader import make_grader
-from interviewer.interview import Engine
 from interviewer.report import printable_html, to_json, to_markdown
 from interviewer.session import Plan
-from tests.conftest import Clock
-
-
-@pytest.fixture()
-def engine(built_index):
-    settings, index = built_index
-    grader = make_grader("offline", settings, index=index)
-    return Engine(index.bank, grader, index, settings, Clock(), random.Random(7))
 
 
 def question(engine, starts: str):

@@ -361,8 +361,10 @@ def test_what_both_pass_over_is_no_denial():
     """A fresh right answer (stop 41) scored 1: "... judged by cost per unit of goodput, not the
     hourly price" read as denying the point's "... rather than hourly price"."""
     point = (
-        "Large tightly coupled pretraining with deadlines belongs on on-demand or reserved "
-        "capacity, judged by cost per unit of goodput rather than hourly price."
+        "Spot fits restartable, loosely coupled work such as hyperparameter sweeps, small and "
+        "medium training runs, batch inference and preprocessing, while large tightly coupled "
+        "pretraining with deadlines belongs on on-demand or reserved capacity, judged by cost "
+        "per unit of goodput rather than hourly price."
     )
     right = (
         "Big tightly coupled pretraining with deadlines goes to on-demand or reserved, judged "

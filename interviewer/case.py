@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,14 +36,21 @@ class Case:
     text: str = ""
     question: str = ""  # its words name the topic, not the thing a dismissal waves away
     clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
+    # (len(sentences), len(wrongs)): as `verbatim`, for each misconception's own texts.
+    wrong_verbatim: np.ndarray | None = None
 
 
-def nearest_part(case: Case, vec: np.ndarray, i: int) -> int:
+def nearest_part(
+    case: Case, vec: np.ndarray, i: int, fits: Callable[[str], bool] | None = None
+) -> int:
     """Sentence i, or the one inside it nearest to vec when i is the whole answer read as one
-    premise: a wrong claim is quoted, and judged, as said, not inside the whole answer."""
+    premise: a wrong claim is quoted, and judged, as said, not inside the whole answer. Of the
+    parts, those that `fits` while any do."""
     inside = parts_of(case, i)
     if len(inside) < 2:
         return i
+    if fits is not None:
+        inside = [j for j in inside if fits(case.sentences[j])] or inside
     return max(inside, key=lambda j: nearness(case, j, vec))
 
 

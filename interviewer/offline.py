@@ -283,16 +283,7 @@ class OfflineGrader:
             cvec = self._claim_vectors(refs)
             wvec = self._wrong_vectors(wrongs) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
-            verbatim = np.stack(
-                [
-                    (
-                        an.sentence_vecs
-                        @ self._vectors([(t,) for t in (c.text, *c.alternatives)]).T
-                    ).max(axis=1)
-                    for c in claims
-                ],
-                axis=1,
-            )
+            verbatim = self._nearest_text(an.sentence_vecs, claims)
             case = Case(
                 an.sentences,
                 an.sentence_vecs,
@@ -305,6 +296,7 @@ class OfflineGrader:
                 verbatim,
                 an.text or answer,
                 question,
+                wrong_verbatim=self._nearest_text(an.sentence_vecs, wrongs) if wrongs else None,
             )
             cases.append(case)
             where.append((n, origin))
@@ -316,6 +308,21 @@ class OfflineGrader:
         ):
             out[n] = (v, origin)
         return out
+
+    def _nearest_text(
+        self, sentence_vecs: np.ndarray, claims: Sequence[cl.Claim] | Sequence[cl.Wrong]
+    ) -> np.ndarray:
+        """(sentences, claims): each sentence's similarity to the nearest of a claim's own
+        texts (its text and paraphrases)."""
+        return np.stack(
+            [
+                (sentence_vecs @ self._vectors([(t,) for t in (c.text, *c.alternatives)]).T).max(
+                    axis=1
+                )
+                for c in claims
+            ],
+            axis=1,
+        )
 
     def _claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]

@@ -113,6 +113,12 @@ def about_another(claim: str, sentence: str) -> bool:
     return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 
+def names_subject(claim: str, sentence: str) -> bool:
+    """The sentence names the claim's first named thing (True for a claim that names none)."""
+    mine = _names(claim)
+    return not mine or mine[0] in _names(sentence)
+
+
 _CONTRAST = re.compile(
     r"\b(?:versus|vs\.?|compared (?:to|with)|against|whereas|while|unlike)\b", re.I
 )
@@ -203,10 +209,41 @@ def binds_like(sentence: str, first: str, second: str) -> int:
     the weights and E4M3 for gradients" entails and embeds as near the point (E4M3 for
     weights) as the misconception."""
     if not swapped_binding(first, second):
-        return 0
+        return -1 if _tied(sentence, first, second) else 0
     said = _pairs(sentence)
     a, b = len(said & _pairs(first)), len(said & _pairs(second))
     return 1 if a > b else -1 if b > a else 0
+
+
+def _tied(sentence: str, point: str, wrong: str) -> bool:
+    """The misconception ties two named things ("The H100 uses GDDR6X memory"), the point
+    ties the first to another ("... the A100 and H100 use HBM"), and a clause of the sentence
+    ties the misconception's two, without the point's other, a denial or a contrast ("...,
+    which is why NVIDIA puts GDDR6X on the H100")."""
+    names = list(dict.fromkeys(_names(wrong)))
+    if len(names) != 2:
+        return False
+    a, b = names
+    others = {
+        n
+        for clause in _BIND_SPLIT.split(point)
+        if a in (found := _names(clause))
+        for n in found
+        if n not in (a, b)
+    }
+    if not others:
+        return False
+    for clause in _BIND_SPLIT.split(sentence):
+        found = _names(clause)
+        if (
+            a in found
+            and b in found
+            and not any(n.startswith(o) or o.startswith(n) for n in found for o in others)
+            and not _DENIED.search(clause)
+            and not _CONTRAST.search(clause)
+        ):
+            return True
+    return False
 
 
 _NOT_HEADS = {"is", "are", "was", "were", "has", "have", "does", "do", "can", "will", "uses"}

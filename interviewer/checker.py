@@ -12,6 +12,7 @@ from functools import partial
 
 import numpy as np
 
+from .acronyms import expansion_differs
 from .case import Ask, Case, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
@@ -173,6 +174,12 @@ def _decide(
         if case.text and turned_verdict(claim.verdict or opening(claim.text), case.text):
             first = case.sentences[0] if case.sentences else case.text
             verdicts.append(PointVerdict(claim, "contradicted", first, 0.0, 1.0, "exact:verdict"))
+            continue
+        # An acronym of the point's expanded into other words, anywhere in the answer.
+        if wrongly := next((t for t in said_alone if expansion_differs(claim.text, t)), None):
+            verdicts.append(
+                PointVerdict(claim, "contradicted", wrongly, 0.0, 0.9, "exact:expansion")
+            )
             continue
         if n_claim in waved:
             verdicts.append(

@@ -28,11 +28,8 @@ def disagree(point: str, sentence: str) -> bool:
     """Whether the texts visibly disagree: one denies what the other asserts (two or more of
     the words it denies), their first change goes opposite ways, or the same unit gets
     different numbers."""
-    p_neg, s_neg = bool(_DENIAL.search(point)), bool(_DENIAL.search(sentence))
-    if p_neg != s_neg:
-        denier, other = (point, sentence) if p_neg else (sentence, point)
-        if sum(mentions(other, t) for t in _denied(denier)) >= 2:
-            return True
+    if denies(point, sentence):
+        return True
     p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
     if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
         if p_sign != s_sign:
@@ -41,6 +38,16 @@ def disagree(point: str, sentence: str) -> bool:
         return True
     pn, sn = quantities(point), quantities(sentence)
     return any(pu == su and pv != sv for pu, pv in pn for su, sv in sn)
+
+
+def denies(a: str, b: str) -> bool:
+    """One text denies what the other asserts: two or more of the words it denies ("a tenant
+    can't slow down or crash its neighbour" against "a busy tenant slows down the others")."""
+    a_neg, b_neg = bool(_DENIAL.search(a)), bool(_DENIAL.search(b))
+    if a_neg == b_neg:
+        return False
+    denier, other = (a, b) if a_neg else (b, a)
+    return sum(mentions(other, t) for t in _denied(denier)) >= 2
 
 
 def _changed_apart(point: str, sentence: str) -> bool:

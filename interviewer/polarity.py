@@ -167,3 +167,41 @@ def _lead(piece: str) -> set[str]:
         if w not in _SUBJECT_SKIP and len(w) >= 2:
             out.add(w)
     return out - _PRONOUNS
+
+
+# Where memory lives: on the host (the CPU's RAM) or on the device. "Pinned memory is host
+# memory ..." against "Pinned memory is a region of GPU memory ...": the models read the shared
+# words and not which side they name.
+_HOST = re.compile(
+    r"\b(?:(?:host|cpu|system)(?:[- ]side)?\s+(?:memory|ram|dram)|on the (?:host|cpu))\b", re.I
+)
+_DEVICE = re.compile(
+    r"\b(?:(?:gpu|device)(?:[- ]side)?\s+(?:memory|ram|dram)|vram|on the (?:gpu|device))\b",
+    re.I,
+)
+_LIVES = re.compile(r"\b(?:is|are|lives?|sits?|resides?|stays?)\b", re.I)
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
+
+
+def _location(text: str) -> tuple[frozenset[str], str] | None:
+    """The subject and side ("host", "device") of the text's first "X is/lives ... memory"."""
+    clause = re.split(r"[,;:]|\b(?:so|which|because|while|whereas|but)\b", text, maxsplit=1)[0]
+    m = _LIVES.search(clause)
+    if not m or _NEGATED.search(clause) or _CONDITIONAL.search(clause):
+        return None
+    rest = clause[m.end() :]
+    host, device = bool(_HOST.search(rest)), bool(_DEVICE.search(rest))
+    if host == device:
+        return None
+    return frozenset(_words(clause[: m.start()])), "host" if host else "device"
+
+
+def location_flipped(point: str, sentence: str) -> str | None:
+    """ "exact:swapped" when the point puts its subject's memory on one side (host or device)
+    and the sentence puts the same subject's on the other."""
+    if _REPORTED.search(sentence):
+        return None
+    said, got = _location(point), _location(sentence)
+    if said and got and said[1] != got[1] and _same_subject(said[0], got[0]):
+        return "exact:swapped"
+    return None

@@ -13,13 +13,13 @@ from itertools import combinations
 
 from .actions import action_turned
 from .exact import exact_contradiction
-from .polarity import property_flipped, verb_flipped
+from .polarity import location_flipped, property_flipped, verb_flipped
 from .words import ENTITY, terms
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped, verb_flipped) in these sentences."""
+    property_flipped, verb_flipped, location_flipped) in these sentences."""
     checks = _sound_checks(point)
     for sentence in sentences:
         for check in checks:
@@ -33,7 +33,14 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
     """The checks that find the point consistent with itself: one that reads the point as
     contradicting itself ("Both support BF16 natively ..., while H100 adds FP8" read as a
     swap) says nothing about an answer to it."""
-    checks = (exact_contradiction, swapped_roles, action_turned, property_flipped, verb_flipped)
+    checks = (
+        exact_contradiction,
+        swapped_roles,
+        action_turned,
+        property_flipped,
+        verb_flipped,
+        location_flipped,
+    )
     return tuple(c for c in checks if not c(point, point))
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
-from .disagreement import counterexample, opposed
+from .disagreement import counterexample, denies, opposed
 from .exact import compares_other
 from .roles import about_another, binds_like, contrasted, names_subject
 from .thresholds import Thresholds
@@ -74,6 +74,7 @@ def stated_misconceptions(
                 and not about_another(wrong.text, case.sentences[said_at])
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[said_at])
+                and not denies(wrong.text, case.sentences[said_at])
                 and not compares_other(wrong.text, case.sentences[said_at])
                 and not contrasted(wrong.text, case.sentences[said_at])
                 and not counterexample(

@@ -40,8 +40,8 @@ class Thresholds:
     # training run." as contradicting itself at 0.43). Exact checks still apply. Misconceptions
     # sit below it: 7 of the rubrics' 327 reach 0.9 against their key point's nearest text.
     verbatim: float = 0.93
-    # A sentence this much nearer one of the point's own texts than the misconception's (their
-    # mean) says the point, whatever the model reads: the model read the rubric's own "You'd
+    # A sentence this much nearer one of the point's own texts than one of the misconception's
+    # says the point, whatever the model reads: the model read the rubric's own "You'd
     # see HBM on the A100 and H100 and GDDR6X on a GeForce card." (0.88 to the point's texts,
     # 0.71 to the misconception's) as stating "The H100 uses GDDR6X memory."; the blind dev
     # split's stated misconceptions all sit nearer the misconception.

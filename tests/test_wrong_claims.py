@@ -1,0 +1,135 @@
+"""Wrong claims a fresh trial's answers (stop 42) made and the grader missed, and a right
+answer it read as wrong: each check on its own, then the answers graded on the bank."""
+
+import pytest
+
+from interviewer.acronyms import expansion_differs, expansions
+from interviewer.disagreement import denies
+from interviewer.polarity import location_flipped
+from interviewer.roles import binds_like
+
+MIG = (
+    "MIG, Multi-Instance GPU, is hardware partitioning of a single A100 or H100 into up to 7 "
+    "isolated GPU instances."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence,other",
+    [
+        ("MIG stands for Memory Interleaving on GPU.", 1),
+        ("MIG: Memory Interleaving GPU, a driver mode that pools cards.", 1),
+        ("MIG (Multi Instance GPU) splits one card.", 0),
+        ("MIG stands for Multi-Instance GPU and is used for tenants.", 0),
+        ("MIG (on an A100 or H100) gives up to seven instances.", 0),
+        ("HBM stands for Hybrid Buffer Memory.", 0),  # not an acronym the point expands
+    ],
+)
+def test_an_acronym_expanded_into_other_words(sentence, other):
+    assert expansions(MIG) == {"MIG": ["multi", "instance", "gpu"]}
+    assert (expansion_differs(MIG, sentence) == "exact:expansion") == bool(other)
+
+
+PINNED = (
+    "Pinned memory is host memory locked in physical RAM so the OS cannot page it out, which "
+    "lets the GPU read and write it directly by DMA."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence,elsewhere",
+    [
+        ("Pinned memory is a region of GPU memory reserved to one process.", 1),
+        ("Pinned memory lives on the GPU, so copies are free.", 1),
+        ("Pinned memory is page-locked host RAM.", 0),
+        ("Pinned memory is not GPU memory, it is host memory.", 0),
+        ("The KV cache is GPU memory.", 0),  # another subject
+        ("People assume pinned memory is GPU memory.", 0),  # a belief reported
+    ],
+)
+def test_memory_put_on_the_other_side(sentence, elsewhere):
+    assert (location_flipped(PINNED, sentence) == "exact:swapped") == bool(elsewhere)
+
+
+def test_a_consequence_denied_is_not_the_consequence_stated():
+    wrong = (
+        "MIG instances share one pool of memory bandwidth, so a busy tenant slows down the others."
+    )
+    assert denies(
+        wrong, "its own share of memory bandwidth, so a tenant can't slow down its neighbour."
+    )
+    assert not denies(wrong, "All instances share the bandwidth, so a busy tenant slows the rest.")
+
+
+@pytest.mark.parametrize(
+    "sentence,tied",
+    [
+        ("It's cheaper, which is why NVIDIA puts GDDR6X on the H100 and HBM on gaming cards.", 1),
+        ("3+ TB/s on an H100 versus roughly 1 TB/s on a GDDR6X card.", 0),  # set apart
+        ("The H100 uses HBM3, not GDDR6X.", 0),  # with the point's memory, and denied
+    ],
+)
+def test_a_clause_that_ties_the_misconceptions_two_names(sentence, tied):
+    point = (
+        "Datacenter training GPUs such as the A100 and H100 use HBM, while consumer graphics "
+        "cards use GDDR."
+    )
+    assert (binds_like(sentence, point, "The H100 uses GDDR6X memory.") == -1) == bool(tied)
+
+
+@pytest.mark.parametrize(
+    "question,answer,scores,wrong_point",
+    [
+        (  # the misconception's own paraphrase is nearer than the point's text
+            "What does a CUDA stream do?",
+            "A CUDA stream is a pool the runtime uses to reorder independent operations, so even "
+            "within one stream kernels run out of order when they don't depend on each other. "
+            "Across streams everything still runs one after another, so streams are mostly about "
+            "organization rather than overlap.",
+            (0, 1),
+            "ordered queue of GPU operations",
+        ),
+        (  # said in the sentence that names the H100, not the one nearest in words
+            "What is the difference between HBM and GDDR?",
+            "HBM is just the newer generation of GDDR with higher clocks, soldered around the "
+            "board like any graphics memory. Its main selling point is that it's cheaper per "
+            "gigabyte, which is why NVIDIA puts GDDR6X on the H100 and HBM on gaming cards to "
+            "keep their price down.",
+            (0, 1),
+            "use HBM",
+        ),
+        (
+            "What is pinned (page-locked) host memory?",
+            "Pinned memory is a region of GPU memory that gets reserved, pinned, to one process "
+            "so other processes can't evict it. You use it to keep your model weights resident "
+            "on the device, and in PyTorch pin_memory=True reserves that VRAM up front.",
+            (0, 1),
+            "host memory locked",
+        ),
+        (
+            "What is MIG?",
+            "MIG stands for Memory Interleaving on GPU. It's a driver mode that stripes one "
+            "model's memory across several GPUs so they look like one big device, and you turn it "
+            "on when a model doesn't fit in a single card's HBM.",
+            (0, 1),
+            "Multi-Instance GPU",
+        ),
+        (  # right: "a tenant can't slow down ... its neighbour" had read as the misconception
+            "What is MIG?",
+            "MIG is Multi-Instance GPU: on an A100 or H100 you can slice the physical card into "
+            "as many as seven isolated GPU instances. Each one has its own SMs, its own chunk of "
+            "memory and L2, and its own share of memory bandwidth, so a tenant can't slow down or "
+            "crash its neighbour. That's unlike time-slicing or MPS, where all the processes run "
+            "on the full GPU.",
+            (4, 5),
+            None,
+        ),
+    ],
+)
+def test_a_fresh_trials_answers(bank_grader, question, answer, scores, wrong_point):
+    graded = bank_grader(question)(answer)[0]
+    assert scores[0] <= graded.score <= scores[1]
+    if wrong_point is None:
+        assert graded.wrong_claims == ()
+    else:
+        assert any(wrong_point in w for w in graded.wrong_claims), graded.wrong_claims

@@ -13,6 +13,7 @@ from functools import partial
 import numpy as np
 
 from .acronyms import expansion_differs
+from .bound import bound_number, format_size
 from .case import Ask, Case, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
@@ -20,12 +21,7 @@ from .clauses import ask_again, covered_by_clauses
 from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
 from .nli import Entailment
-from .roles import (
-    bound_number,
-    first_contradiction,
-    swapped_binding,
-    swapped_kinds,
-)
+from .roles import first_contradiction, swapped_binding, swapped_kinds
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
 
@@ -281,8 +277,13 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     """Roles swapped across the answer (the top sentence alone was checked): between things of
     one kind across its sentences, between two named things within one sentence, or between
     the point's subject and another point's across the answer; or the point's subject given
-    another count of a part ("BF16 only gets 5 exponent bits")."""
-    if not case.text or len(case.sentences) < 2:
+    another count of a part ("BF16 only gets 5 exponent bits"), or a format another size
+    ("INT4 gets you to about 70 GB")."""
+    if not case.text:
+        return None
+    if found := format_size(claim, case.text):
+        return found
+    if len(case.sentences) < 2:
         return None
     siblings = [c.text for c in case.claims if c.text != claim]
     return (

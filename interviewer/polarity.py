@@ -205,3 +205,89 @@ def location_flipped(point: str, sentence: str) -> str | None:
     if said and got and said[1] != got[1] and _same_subject(said[0], got[0]):
         return "exact:swapped"
     return None
+
+
+# How a quantity moves with another: "grows with batch size" (+1) against "shrinks as you
+# increase batch size" (-1). The NLI model reads the shared words; the comparative check needs
+# two graded words ("the more X, the less Y").
+_RISE = r"grows?|grew|increases?|rises?|scales?(?:\s+up)?|goes\s+up|gets\s+(?:larger|bigger)"
+_FALL = r"shrinks?|shrank|decreases?|falls?|drops?|goes\s+down|gets\s+smaller"
+_TREND = re.compile(
+    rf"\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL}))\s+(?:(?:roughly|linearly|quickly|"
+    r"proportionally|too)\s+)*(?:(?P<with>with)\s+(?P<of>[^,;.]+)|as\s+(?:you\s+)?(?P<as>[^,;.]+))",
+    re.I,
+)
+_DRIVER_UP = re.compile(
+    rf"\b(?:{_RISE}|increas\w*|rais\w*|add\w*|more|longer|larger|bigger)\b", re.I
+)
+_DRIVER_DOWN = re.compile(
+    rf"\b(?:{_FALL}|reduc\w*|cut\w*|lower\w*|fewer|less|shorter|smaller)\b", re.I
+)
+
+Trend = tuple[int, frozenset[str], frozenset[str]]  # sign, subject's words, the driver's words
+
+
+def _trends(text: str) -> list[Trend]:
+    out = []
+    for m in _TREND.finditer(text):
+        sign = 1 if m.group("rise") else -1
+        if m.group("with"):
+            driver = m.group("of")
+        else:
+            driver = m.group("as")
+            up, down = _DRIVER_UP.search(driver), _DRIVER_DOWN.search(driver)
+            if bool(up) == bool(down):
+                continue
+            sign *= 1 if up else -1
+        before = words_before(text, m.start())
+        if _DENIED_BEFORE.search(before) or _CONDITIONAL.search(_CLAUSE_BREAK.split(before)[-1]):
+            continue
+        pieces = _CLAUSE_BREAK.split(before)
+        subject = _words(pieces[-1]) - _PRONOUNS - _NOT_NOUN
+        for piece in reversed(pieces[:-1]):  # "... comes on top of the weights and grows with"
+            if subject:
+                break
+            subject = _lead(piece)
+        out.append((sign, frozenset(subject), frozenset(terms(driver))))
+    return out
+
+
+def trend_flipped(point: str, sentence: str) -> str | None:
+    """ "exact:comparative" when the sentence has the point's subject move the other way with
+    the same driver ("The KV cache ... grows with batch size" against "the KV cache shrinks as
+    you increase batch size")."""
+    if _REPORTED.search(sentence):
+        return None
+    got = _trends(sentence)
+    for sign, subject, driver in _trends(point):
+        same = [s for s, subj, d in got if _same_subject(subj, subject) and d & driver]
+        if same and all(s != sign for s in same):
+            return "exact:comparative"
+    return None
+
+
+# "FLOPs per byte" turned into "bytes per FLOP": a rate the other way up.
+_PER = re.compile(
+    r"\b([A-Za-z][\w\-]*?)s?(?:\s+(?:moved|transferred|read|written|loaded|stored|computed|"
+    r"executed|performed|processed|generated))?\s+per\s+([A-Za-z][\w\-]*?)s?\b",
+    re.I,
+)
+_NOT_UNITS = {"the", "a", "an", "each", "every", "one", "cent", "unit", "second", "token"}
+
+
+def _rates(text: str) -> set[tuple[str, str]]:
+    return {
+        (a.lower(), b.lower())
+        for a, b in _PER.findall(text)
+        if a.lower() not in _NOT_UNITS and b.lower() not in _NOT_UNITS and a.lower() != b.lower()
+    }
+
+
+def ratio_inverted(point: str, sentence: str) -> str | None:
+    """ "exact:swapped" when the sentence gives the point's rate the other way up
+    ("Arithmetic intensity is bytes moved per FLOP" against "... FLOPs per byte ...") and
+    nowhere the point's way: the two quantities trade places."""
+    said, got = _rates(point), _rates(sentence)
+    if any((b, a) in got for a, b in said) and not said & got:
+        return "exact:swapped"
+    return None

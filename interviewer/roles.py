@@ -13,13 +13,20 @@ from itertools import combinations
 
 from .actions import action_turned
 from .exact import exact_contradiction
-from .polarity import location_flipped, property_flipped, verb_flipped
+from .polarity import (
+    location_flipped,
+    property_flipped,
+    ratio_inverted,
+    trend_flipped,
+    verb_flipped,
+)
 from .words import ENTITY, terms
 
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped, verb_flipped, location_flipped) in these sentences."""
+    property_flipped, verb_flipped, location_flipped, trend_flipped, ratio_inverted) in
+    these sentences."""
     checks = _sound_checks(point)
     for sentence in sentences:
         for check in checks:
@@ -40,6 +47,8 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
         property_flipped,
         verb_flipped,
         location_flipped,
+        trend_flipped,
+        ratio_inverted,
     )
     return tuple(c for c in checks if not c(point, point))
 
@@ -116,8 +125,11 @@ def about_another(claim: str, sentence: str) -> bool:
     hardware isolation")."""
     mine, theirs = _names(claim), _names(sentence)
     lead = _subject(sentence)  # "" when the sentence points back ("It has lower bandwidth")
-    opens = lead in _OPENERS and bool(theirs)
-    return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
+    # Another thing: not one the claim names too ("On an A100 you can go up to 16 instances"
+    # is about the A100 of "MIG can split an A100 into as many as 16 instances").
+    other = set(theirs) - set(mine)
+    opens = lead in _OPENERS and bool(other)
+    return bool(mine and (lead in other or opens) and mine[0] not in theirs)
 
 
 def names_subject(claim: str, sentence: str) -> bool:
@@ -185,7 +197,7 @@ def _bindings(text: str) -> dict[str, set[str]]:
     current = None
     for clause in _BIND_SPLIT.split(text):
         found = _things(clause)
-        if found:
+        if found and not _object_only(clause, found[0]):
             # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
             used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]
@@ -196,6 +208,21 @@ def _bindings(text: str) -> dict[str, set[str]]:
             denied = "¬" if _DENIED.search(clause) else ""
             out.setdefault(current, set()).update(denied + w for w in words)
     return out
+
+
+# A thing after one of these is where or over what, not what the clause is about: "... across
+# the data-parallel GPUs", "so with N GPUs each holds 1/N".
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:across|among|between|over|onto|into|to|from|with\s+(?:n|\d+|[a-z]+ty|two|four|eight))"
+    r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$",
+    re.I,
+)
+
+
+def _object_only(clause: str, thing: str) -> bool:
+    """The clause's first thing comes after a preposition of place or count."""
+    at = re.search(rf"(?<![\w-]){re.escape(thing.split()[0])}(?![\w-])", clause, re.I)
+    return bool(at and _OBJECT_BEFORE.search(clause[: at.start()]))
 
 
 def _lead(point: str, bound: dict[str, set[str]]) -> str:
@@ -310,57 +337,3 @@ def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str 
             if pa & sb and pb & sa and crossed > len(pa & sa) + len(pb & sb):
                 return "exact:swapped"
     return None
-
-
-# "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
-# named part. Counts of a format's parts are exact: 5 exponent bits is not 8.
-_PART_COUNT = re.compile(
-    r"(?<![\w.])(\d+)(?:\s+([a-z]{3,})\s+(?:bits?|bytes?)\b|\s*-?\s*(?:bits?|bytes?)\s+(?:of\s+)?"
-    r"([a-z]{3,}))",
-    re.I,
-)
-_NOT_PARTS = {"each", "per", "and", "the", "for", "with", "wide", "long", "total", "only", "more"}
-
-
-def _part_counts(clause: str) -> dict[str, int]:
-    out = {}
-    for n, before, after in _PART_COUNT.findall(clause):
-        part = (before or after).lower()
-        if part not in _NOT_PARTS:
-            out[part] = int(n)
-    return out
-
-
-def bound_number(point: str, text: str) -> str | None:
-    """The point gives its subject a count of some part ("BF16 keeps FP32's 8 exponent
-    bits"); a clause of the answer about that subject gives it another count of the same part
-    ("..., while BF16 only gets 5 exponent bits"). A clause that points back ("it has ...") is
-    about the thing before it."""
-    names = _names(point)
-    if not names:
-        return None
-    subject = names[0]
-    first = _BIND_SPLIT.split(point)[0]
-    if subject not in _names(first):
-        return None
-    claimed = _part_counts(first)
-    if not claimed:
-        return None
-    current = None
-    for clause in _BIND_SPLIT.split(text):
-        lead = _subject(clause)
-        if lead:
-            current = lead
-        elif not _points_back(clause) and _names(clause):
-            current = _names(clause)[0]
-        if current != subject:
-            continue
-        for part, n in _part_counts(clause).items():
-            if part in claimed and claimed[part] != n:
-                return "exact:number"
-    return None
-
-
-def _points_back(clause: str) -> bool:
-    first = re.findall(r"[A-Za-z]+", clause)[:1]
-    return bool(first) and first[0].lower() in _POINTS_BACK

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from interviewer.bound import bound_number
 from interviewer.claims import (
     Claim,
     PointVerdict,
@@ -15,7 +16,7 @@ from interviewer.config import Settings
 from interviewer.disagreement import disagree, opening
 from interviewer.exact import exact_contradiction
 from interviewer.records import Provenance, ReferenceSet
-from interviewer.roles import bound_number, swapped_binding, swapped_kinds, swapped_roles
+from interviewer.roles import swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scoring import confidence, from_verdicts, score
 
 CORE = Claim("bw", "HBM has far higher bandwidth than GDDR.", "bandwidth", 2.0)

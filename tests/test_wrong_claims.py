@@ -4,9 +4,10 @@ answer it read as wrong: each check on its own, then the answers graded on the b
 import pytest
 
 from interviewer.acronyms import expansion_differs, expansions
+from interviewer.bound import format_size
 from interviewer.disagreement import denies
-from interviewer.polarity import location_flipped
-from interviewer.roles import binds_like
+from interviewer.polarity import location_flipped, ratio_inverted, trend_flipped
+from interviewer.roles import about_another, binds_like, swapped_binding
 
 MIG = (
     "MIG, Multi-Instance GPU, is hardware partitioning of a single A100 or H100 into up to 7 "
@@ -77,6 +78,78 @@ def test_a_clause_that_ties_the_misconceptions_two_names(sentence, tied):
     assert (binds_like(sentence, point, "The H100 uses GDDR6X memory.") == -1) == bool(tied)
 
 
+def test_a_thing_after_a_preposition_of_place_or_count_is_no_subject():
+    """A right ZeRO-3 answer (stop 41's fresh set) scored 1: "across the data-parallel GPUs"
+    and "so with N GPUs each holds 1/N" had read as ZeRO-3 and the GPUs trading roles."""
+    point = (
+        "ZeRO-3 partitions all of the model state, meaning the parameters, gradients and "
+        "optimizer states, across the data-parallel GPUs."
+    )
+    right = (
+        "ZeRO-3 is the stage of DeepSpeed's ZeRO that shards everything, parameters, gradients "
+        "and optimizer states, across the data-parallel ranks, so with N GPUs each holds "
+        "roughly 1/N of the model state."
+    )
+    assert swapped_binding(point, right) is None
+    e4m3 = "E4M3 has more precision for weights and E5M2 has more range for gradients."
+    assert swapped_binding(e4m3, "E4M3 has more range for gradients and E5M2 more precision.")
+
+
+@pytest.mark.parametrize(
+    "sentence,turned",
+    [
+        ("And the KV cache shrinks as you increase batch size and context length.", 1),
+        ("The KV cache shrinks with batch size.", 1),
+        ("The KV cache grows as the batch size increases.", 0),
+        ("The KV cache shrinks as you reduce the batch size.", 0),
+        ("Latency shrinks as batch size grows.", 0),  # another subject
+    ],
+)
+def test_a_quantity_that_moves_the_other_way_with_the_same_driver(sentence, turned):
+    point = (
+        "The KV cache comes on top of the weights and grows with batch size times context length."
+    )
+    assert (trend_flipped(point, sentence) == "exact:comparative") == bool(turned)
+
+
+@pytest.mark.parametrize(
+    "sentence,other",
+    [
+        ("INT4 gets you to about 70 GB and INT8 to about 35 GB, so INT8 leaves headroom.", 1),
+        ("INT8 is about 70 GB and INT4 about 35 GB.", 0),
+        ("INT4 needs around 36 GB.", 0),  # near enough
+        ("In FP16 the weights are 140 GB.", 0),  # a format the point gives no size
+    ],
+)
+def test_a_format_given_another_size(sentence, other):
+    point = (
+        "INT8 or FP8 weights take about 70 GB and just fit one 80 GB GPU, while INT4 at about "
+        "35 GB leaves real headroom for the KV cache."
+    )
+    assert (format_size(point, sentence) == "exact:number") == bool(other)
+
+
+@pytest.mark.parametrize(
+    "sentence,upside_down",
+    [
+        ("Arithmetic intensity is bytes moved per FLOP.", 1),
+        ("Arithmetic intensity is FLOPs per byte of memory traffic.", 0),
+        ("It is FLOPs per byte, not bytes per FLOP.", 0),
+    ],
+)
+def test_a_rate_the_other_way_up(sentence, upside_down):
+    point = "Arithmetic intensity is the number of FLOPs performed per byte moved from memory."
+    assert (ratio_inverted(point, sentence) == "exact:swapped") == bool(upside_down)
+
+
+def test_a_sentence_that_opens_on_a_thing_the_claim_names_is_not_about_another():
+    """ "On an A100 you can go up to 16 instances" had read as about another thing than "MIG can
+    split an A100 into as many as 16 instances" (the answer says "Multi-Instance GPU")."""
+    wrong = "MIG can split an A100 into as many as 16 instances."
+    assert not about_another(wrong, "On an A100 you can go up to 16 instances.")
+    assert about_another(wrong, "If tenants aren't trusted, I'd go with MPS on the H100.")
+
+
 @pytest.mark.parametrize(
     "question,answer,scores,wrong_point",
     [
@@ -113,6 +186,32 @@ def test_a_clause_that_ties_the_misconceptions_two_names(sentence, tied):
             "on when a model doesn't fit in a single card's HBM.",
             (0, 1),
             "Multi-Instance GPU",
+        ),
+        (
+            "Pick hardware to serve a 70B model. How do you size it?",
+            "FP16 weights are 140 GB, so you quantize. INT4 gets you to about 70 GB and INT8 to "
+            "about 35 GB, so INT8 is the option that leaves real headroom on one card. And the KV "
+            "cache shrinks as you increase batch size and context length, because it gets "
+            "amortized across more tokens.",
+            (0, 1),
+            "grows with batch size",
+        ),
+        (
+            "What is arithmetic intensity and how do you increase it?",
+            "Arithmetic intensity is bytes moved per FLOP. If a kernel is above the ridge point "
+            "it's memory-bound, and below it it's compute-bound. To increase it you split fused "
+            "kernels apart and use smaller tiles, so each piece moves less data at a time.",
+            (0, 1),
+            "FLOPs performed per byte",
+        ),
+        (
+            "What is MIG?",
+            "Multi-Instance GPU: on A100 and H100 you carve one GPU into hardware partitions, each "
+            "with dedicated SMs, memory and bandwidth, so noisy neighbours don't affect each "
+            "other. Unlike MPS it's a hard partition, not processes sharing the full GPU. On an "
+            "A100 you can go up to 16 instances.",
+            (0, 3),
+            "up to 7 isolated",
         ),
         (  # right: "a tenant can't slow down ... its neighbour" had read as the misconception
             "What is MIG?",

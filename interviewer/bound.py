@@ -64,26 +64,32 @@ def format_size(point: str, text: str) -> str | None:
     """The point gives a number format a size ("INT8 or FP8 weights take about 70 GB, ...
     while INT4 at about 35 GB ..."); a clause of the answer gives that one format, alone, a
     clearly other size of the same quantity ("INT4 gets you to about 70 GB")."""
-    sizes: dict[str, tuple[str, float]] = {}
+    sizes: dict[str, float] = {}
     for clause in _BIND_SPLIT.split(point):
-        found = quantities(clause)
-        if len(found) == 1:
-            for f in formats(clause):
-                sizes.setdefault(f, next(iter(found)))
+        for f, size in _sized(clause).items():
+            sizes.setdefault(f, size)
     if not sizes:
         return None
     for clause in _BIND_SPLIT.split(text):
-        named, found = formats(clause), quantities(clause)
-        if len(named) != 1 or len(found) != 1 or (f := next(iter(named))) not in sizes:
-            continue
-        (unit, value), (p_unit, p_value) = next(iter(found)), sizes[f]
-        if (
-            unit == p_unit
-            and min(value, p_value) > 0
-            and max(value, p_value) > 1.3 * min(value, p_value)
-        ):
-            return "exact:number"
+        said = _sized(clause)
+        if len(said) == 1 and (f := next(iter(said))) in sizes:
+            a, b = sorted((said[f], sizes[f]))
+            if a > 0 and b > 1.3 * a:
+                return "exact:number"
     return None
+
+
+_SIZE = re.compile(r"\d[\d,.]*\s*(?:[KMGTP]i?B|bytes?)\b")
+
+
+def _sized(clause: str) -> dict[str, float]:
+    """The formats a clause names before its one size in bytes ("INT8 or FP8 weights take
+    about 70 GB"), with that size; a count of bits is a part of a format, not its size."""
+    found = [v for q, v in quantities(clause) if q == "bytes"]
+    at = _SIZE.search(clause)
+    if len(found) != 1 or not at:
+        return {}
+    return {f: found[0] for f in formats(clause[: at.start()])}
 
 
 def _points_back(clause: str) -> bool:

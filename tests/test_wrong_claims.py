@@ -129,6 +129,14 @@ def test_a_format_given_another_size(sentence, other):
     assert (format_size(point, sentence) == "exact:number") == bool(other)
 
 
+def test_a_count_of_bits_is_no_formats_size():
+    point = (
+        "BF16 has less precision than FP16, 7 mantissa bits against FP16's 10, because FP16 "
+        "spends only 5 bits on its exponent."
+    )
+    assert format_size(point, "The tradeoff is the mantissa, 7 bits versus 10 for FP16.") is None
+
+
 @pytest.mark.parametrize(
     "sentence,upside_down",
     [

@@ -195,13 +195,18 @@ def point_line(point: str, source: str, tag: str = "") -> str:
     return f"- {tag}{point}" + (f" _(source: {source})_" if source else "")
 
 
+def _number(x: float) -> str:
+    """A mean as people write it: 3, 3.5, 3.67 (not 3.0)."""
+    return f"{x:.2f}".rstrip("0").rstrip(".")
+
+
 def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
     data = to_json(session, bank, rubric_of)
     mean = data["mean_score"]
     lines = [
         f"# Interview report — {data['started'][:16].replace('T', ' ')} UTC",
         "",
-        f"**{mean if mean is not None else '—'} / 5** over {data['questions_answered']} "
+        f"**{_number(mean) if mean is not None else '—'} / 5** over {data['questions_answered']} "
         f"question{'' if data['questions_answered'] == 1 else 's'} "
         f"({data['questions_skipped']} skipped) · {session.plan.mode} · topics: "
         f"{', '.join(session.plan.topics) or 'all'}",
@@ -215,7 +220,7 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         "| topic | mean score |",
         "| --- | --- |",
     ]
-    lines += [f"| {t} | {s} |" for t, s in data["topic_scores"].items()]
+    lines += [f"| {t} | {_number(s)} |" for t, s in data["topic_scores"].items()]
     if data["strengths"]:
         lines += ["", "## Strengths", ""]
         lines += [f"- {s['point']}" for s in data["strengths"]]

@@ -156,13 +156,35 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOP and len(w) > 1}
 
 
+_JOIN = re.compile(r";\s+|,\s+(?:and|but|while)\s+")
+
+
 def segments(answer: str, limit: int = 12) -> list[str]:
     parts: list[str] = []
     for s in split_sentences(answer):
         # Not at ", so": a cause read apart from its consequence reads as a bare claim
         # ("CUDA launches are blocking" | "the CPU already waits on every kernel").
-        parts.extend(c.strip() for c in re.split(r";\s+|,\s+(?:and|but|while)\s+", s) if c)
+        parts.extend(c.strip() for c in _split(s) if c)
     return [p for p in parts if len(p.split()) >= 2][:limit]
+
+
+def _split(sentence: str) -> list[str]:
+    """At "; " and ", and/but/while", but not before the last item of a list: "its own SMs,
+    its own chunk of memory and L2, and its own share of bandwidth" is one claim, and its last
+    item read alone has lost what it is of."""
+    out: list[str] = []
+    start = 0
+    for m in _JOIN.finditer(sentence):
+        before = sentence[start : m.start()].split(", ")
+        after = sentence[m.end() :].split()
+        last = before[-1].split()
+        listed = len(before) >= 2 and after and last and after[0].lower() == last[0].lower()
+        if m.group().startswith(",") and listed:
+            continue
+        out.append(sentence[start : m.start()])
+        start = m.end()
+    out.append(sentence[start:])
+    return out
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,11 @@ def review_schedule(sessions: Sequence[Session], points_of: PointsOf) -> list[Re
     """Every key point in the schedule, from all of one candidate's sessions."""
     cards: dict[tuple[str, str], ReviewPoint] = {}
     for s in sorted(sessions, key=lambda s: s.created_at):
+        # A question still open (its follow-up pending) is not yet missed: the reply may cover it.
+        open_now = s.current.question_id if s.current and s.status == "active" else None
         for qid in dict.fromkeys(t.prompt.question_id for t in s.turns):
+            if qid == open_now:
+                continue
             when = max(t.answered_at for t in s.turns if t.prompt.question_id == qid)
             for pid, (text, verdict) in _verdicts(s, qid, points_of).items():
                 key, card = (qid, pid), cards.get((qid, pid))

@@ -72,3 +72,24 @@ def test_each_topic_is_scored_session_by_session(timed_controller):
     assert f"memory ({(memory[0]['score'] + memory[1]['score']) / 2}/5 over 2 questions)" in (
         ctl.history(owner).weak
     )
+
+
+def test_an_open_questions_points_are_not_due_until_it_closes(timed_controller):
+    """A helper's trial (stop 41): "N key points you missed before are due for review" counted
+    the question whose follow-up was still pending."""
+    ctl, _ = timed_controller
+    owner = owner_of("browser-c")
+    view = ctl.start(owner, ["memory"], "easy", "phone screen", 2)
+    session = ctl.store.load(view.session_id)
+    qid = session.current.question_id
+    model = ctl.engine.rubric(ctl.engine.bank.get(qid)).model_answer
+    first = model.split(". ")[0] + "."
+    view = ctl.answer(owner, view.session_id, first, view.turns)
+    session = ctl.store.load(view.session_id)
+    assert session.current is not None and session.current.question_id == qid
+    assert session.current.kind == "follow_up"
+    assert not [
+        p for p in review_schedule(ctl.sessions(owner), ctl.points_of) if p.question_id == qid
+    ]
+    ctl.command(owner, view.session_id, "skip")
+    assert [p for p in review_schedule(ctl.sessions(owner), ctl.points_of) if p.question_id == qid]

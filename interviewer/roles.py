@@ -125,11 +125,10 @@ def about_another(claim: str, sentence: str) -> bool:
     hardware isolation")."""
     mine, theirs = _names(claim), _names(sentence)
     lead = _subject(sentence)  # "" when the sentence points back ("It has lower bandwidth")
-    # Another thing: not one the claim names too ("On an A100 you can go up to 16 instances"
-    # is about the A100 of "MIG can split an A100 into as many as 16 instances").
-    other = set(theirs) - set(mine)
-    opens = lead in _OPENERS and bool(other)
-    return bool(mine and (lead in other or opens) and mine[0] not in theirs)
+    # A condition names another thing only with a name the claim does not ("On an A100 you can
+    # go up to 16 instances" is about the A100 of "MIG can split an A100 into ... 16").
+    opens = lead in _OPENERS and bool(set(theirs) - set(mine))
+    return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 
 def names_subject(claim: str, sentence: str) -> bool:

@@ -156,6 +156,9 @@ def test_a_sentence_that_opens_on_a_thing_the_claim_names_is_not_about_another()
     wrong = "MIG can split an A100 into as many as 16 instances."
     assert not about_another(wrong, "On an A100 you can go up to 16 instances.")
     assert about_another(wrong, "If tenants aren't trusted, I'd go with MPS on the H100.")
+    # A sentence that leads with the misconception's other name is still about that thing.
+    h100 = "The H100 uses GDDR6X memory."
+    assert about_another(h100, "GDDR6X is on consumer cards like the RTX 4090.")
 
 
 @pytest.mark.parametrize(

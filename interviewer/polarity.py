@@ -144,14 +144,21 @@ def _uses(text: str, stem: str) -> list[VerbUse]:
         before = words_before(text, m.start())
         after = _CLAUSE_BREAK.split(text[m.end() : m.end() + 120])[0]
         denied = bool(_DENIED_BEFORE.search(before)) or after.lower().startswith(" no ")
-        pieces = _CLAUSE_BREAK.split(_DENIED_BEFORE.sub("", before))
-        subject = _words(pieces[-1]) - _PRONOUNS - _NOT_NOUN
-        for piece in reversed(pieces[:-1]):  # an elided or pronoun subject: the one before
-            if subject:
-                break
-            subject = _lead(piece)
-        out.append((denied, frozenset(subject), frozenset(terms(after)) - _PRONOUNS))
+        subject = _subject_before(_DENIED_BEFORE.sub("", before))
+        out.append((denied, subject, frozenset(terms(after)) - _PRONOUNS))
     return out
+
+
+def _subject_before(before: str) -> frozenset[str]:
+    """The subject of a verb from the words before it: its clause's, or for an elided or
+    pronoun subject ("... comes on top of the weights and grows with"), the clause's before."""
+    pieces = _CLAUSE_BREAK.split(before)
+    subject = _words(pieces[-1]) - _PRONOUNS - _NOT_NOUN
+    for piece in reversed(pieces[:-1]):
+        if subject:
+            break
+        subject = _lead(piece)
+    return frozenset(subject)
 
 
 def _words(text: str) -> set[str]:
@@ -242,13 +249,7 @@ def _trends(text: str) -> list[Trend]:
         before = words_before(text, m.start())
         if _DENIED_BEFORE.search(before) or _CONDITIONAL.search(_CLAUSE_BREAK.split(before)[-1]):
             continue
-        pieces = _CLAUSE_BREAK.split(before)
-        subject = _words(pieces[-1]) - _PRONOUNS - _NOT_NOUN
-        for piece in reversed(pieces[:-1]):  # "... comes on top of the weights and grows with"
-            if subject:
-                break
-            subject = _lead(piece)
-        out.append((sign, frozenset(subject), frozenset(terms(driver))))
+        out.append((sign, _subject_before(before), frozenset(terms(driver))))
     return out
 
 

@@ -60,9 +60,13 @@ _CLAUSE = re.compile(
     r"|\s+and\s+(?=[A-Z][\w+\-]*[A-Z0-9][\w+\-]*(?:\s+\w+)?\s+(?:is|are|does|do|has|have)\b)"
 )
 _SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
+# A count or an ordinal opens a sentence without naming a thing ("One correct approach
+# records CUDA events ..." and "Two correct ways: ..." are not two things trading roles).
+_SUBJECT_SKIP |= {"one", "two", "three", "four", "first", "second", "third", "another", "other"}
 # A clause led by one of these is about what came before it, not another entity ("Pinned
 # memory ... That gives faster transfers" is no swap).
 _POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "such", "there"}
+_POINTS_BACK |= {"i", "you", "we"}  # the speaker, not a thing
 
 
 def _subject(clause: str) -> str:

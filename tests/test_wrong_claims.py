@@ -7,7 +7,7 @@ from interviewer.acronyms import expansion_differs, expansions
 from interviewer.bound import format_size
 from interviewer.disagreement import denies
 from interviewer.polarity import location_flipped, ratio_inverted, trend_flipped
-from interviewer.roles import about_another, binds_like, swapped_binding
+from interviewer.roles import about_another, binds_like, swapped_binding, swapped_kinds
 
 MIG = (
     "MIG, Multi-Instance GPU, is hardware partitioning of a single A100 or H100 into up to 7 "
@@ -159,6 +159,22 @@ def test_a_sentence_that_opens_on_a_thing_the_claim_names_is_not_about_another()
     # A sentence that leads with the misconception's other name is still about that thing.
     h100 = "The H100 uses GDDR6X memory."
     assert about_another(h100, "GDDR6X is on consumer cards like the RTX 4090.")
+
+
+def test_a_count_that_opens_a_sentence_names_no_thing():
+    """A right benchmarking answer (a third fresh set, stop 42) scored 1: "One correct approach
+    records CUDA events ..." and "Two correct ways: CUDA events, ..." had read as "one" and
+    "two" trading roles."""
+    point = (
+        "One correct approach records CUDA events before and after the op, synchronizes, and "
+        "reads the elapsed time between the two events."
+    )
+    answer = (
+        "Two correct ways: CUDA events, meaning start.record(), the op, end.record(), then "
+        "torch.cuda.synchronize() and start.elapsed_time(end). One caveat: a tiny op timed in "
+        "isolation can look faster than in a real workload."
+    )
+    assert swapped_kinds(point, answer) is None  # (real swaps: test_claims' CUDA_CORE cases)
 
 
 @pytest.mark.parametrize(

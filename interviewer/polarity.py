@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .actions import words_before
+from .exact import _NEGATION
 from .words import terms
 
 # "is (not) P", "isn't P", "are never P", adverbs skipped ("is not always better").
@@ -187,14 +188,13 @@ _DEVICE = re.compile(
     re.I,
 )
 _LIVES = re.compile(r"\b(?:is|are|lives?|sits?|resides?|stays?)\b", re.I)
-_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.I)
 
 
 def _location(text: str) -> tuple[frozenset[str], str] | None:
     """The subject and side ("host", "device") of the text's first "X is/lives ... memory"."""
-    clause = re.split(r"[,;:]|\b(?:so|which|because|while|whereas|but)\b", text, maxsplit=1)[0]
+    clause = _CLAUSE_BREAK.split(text, maxsplit=1)[0]
     m = _LIVES.search(clause)
-    if not m or _NEGATED.search(clause) or _CONDITIONAL.search(clause):
+    if not m or _NEGATION.search(clause) or _CONDITIONAL.search(clause):
         return None
     rest = clause[m.end() :]
     host, device = bool(_HOST.search(rest)), bool(_DEVICE.search(rest))

@@ -175,10 +175,11 @@ def _split(sentence: str) -> list[str]:
     out: list[str] = []
     start = 0
     for m in _JOIN.finditer(sentence):
-        before = sentence[start : m.start()].split(", ")
-        after = sentence[m.end() :].split()
-        last = before[-1].split()
-        listed = len(before) >= 2 and after and last and after[0].lower() == last[0].lower()
+        # The list's last item before the joiner, and the word after it (linear in the text).
+        comma = sentence.rfind(", ", start, m.start())
+        last = sentence[comma + 2 : m.start()].split()[:1] if comma >= 0 else []
+        after = sentence[m.end() : m.end() + 64].split()[:1]
+        listed = bool(last and after) and after[0].lower() == last[0].lower()
         if m.group().startswith(",") and listed:
             continue
         out.append(sentence[start : m.start()])

@@ -18,6 +18,7 @@ from .detectors import strip_fillers
 from .embeddings import Embedder, TokenEmbedder
 from .parsing import split_sentences
 from .records import Reference, ReferenceSet
+from .shorthand import expand
 
 Tokens = tuple[tuple[int, ...], np.ndarray]  # word-piece ids, unit token vectors
 PUNCTUATION = tuple(".,;:!?()[]{}'\"-/")
@@ -276,6 +277,11 @@ def _prime_recurring(questions: Sequence[tuple[str, ReferenceSet]], vecs: _Vecto
     vecs.prime_tokens([q for q, _ in questions])
 
 
+def as_read(answer: str) -> str:
+    """The answer as the models read it: fillers struck, typed shorthand written out."""
+    return expand(strip_fillers(answer)) or answer
+
+
 def analyse_many(
     items: Sequence[tuple[str, str, ReferenceSet]],
     embedder: Embedder,
@@ -283,7 +289,7 @@ def analyse_many(
 ) -> list[Analysis]:
     """Features for (question, answer, references) triples, embedding in one batch."""
     vecs = _Vectors(embedder, keep)
-    cleaned = [strip_fillers(a) or a for _, a, _ in items]
+    cleaned = [as_read(a) for _, a, _ in items]
     segs = [segments(a) for a in cleaned]
     texts = [t for a, ss in zip(cleaned, segs, strict=True) for t in (a, *ss)]
     _prime_recurring([(q, refs) for q, _, refs in items], vecs)

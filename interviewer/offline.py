@@ -25,9 +25,9 @@ from .asides import (
 )
 from .checker import Case, check_many
 from .clauses import clauses_of
-from .detectors import no_reference, rule_grade, settled_by_rules, strip_fillers
+from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
-from .features import Analysis, Cache, analyse_many, warm
+from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, Precision, default_nli
@@ -37,6 +37,7 @@ from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
 from .rubrics import CURATED
 from .scoring import from_verdicts, rubric_id
+from .shorthand import expand
 
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
 
@@ -244,7 +245,7 @@ class OfflineGrader:
                     ]
                 )
                 if drop := aside(q, refs, an, ts, vectors, self._keep):
-                    content[n] = (q, without(strip_fillers(a) or a, drop), refs)
+                    content[n] = (q, without(as_read(a), drop), refs)
             if content:
                 again = analyse_many(list(content.values()), self.embedder, self._keep)
                 for n, an in zip(content, again, strict=True):
@@ -313,16 +314,9 @@ class OfflineGrader:
         self, sentence_vecs: np.ndarray, claims: Sequence[cl.Claim] | Sequence[cl.Wrong]
     ) -> np.ndarray:
         """(sentences, claims): each sentence's similarity to the nearest of a claim's own
-        texts (its text and paraphrases)."""
-        return np.stack(
-            [
-                (sentence_vecs @ self._vectors([(t,) for t in (c.text, *c.alternatives)]).T).max(
-                    axis=1
-                )
-                for c in claims
-            ],
-            axis=1,
-        )
+        texts (its text and paraphrases), read as an answer is (shorthand written out)."""
+        own = [self._vectors([(expand(t),) for t in (c.text, *c.alternatives)]) for c in claims]
+        return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
 
     def _claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]

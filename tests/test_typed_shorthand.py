@@ -1,0 +1,50 @@
+"""Answers typed in a hurry are graded on what they say (GRADING_SCALE: brevity does not
+matter), and a right answer that also fits a neighbouring bank question is on topic."""
+
+import pytest
+
+from interviewer.shorthand import expand
+
+SHARING = "Two models must share one GPU without interfering. How do you set that up?"
+
+
+@pytest.mark.parametrize(
+    "typed,read",
+    [
+        ("no MIG -> MPS w/ mem limit", "no MIG, so MPS with memory limit"),
+        ("MIG = hard partition", "MIG is hard partition"),
+        (
+            "bf16 autocast + flash attn, act ckpt",
+            "bf16 autocast and flash attention, activation checkpointing",
+        ),
+        ("~3.35 TB/s w/o bw issues", "about 3.35 TB/s without bandwidth issues"),
+        ("send x 0->1", "send x 0 to 1"),
+        (
+            "Perf and util; mem-bound = limited by bytes/s",
+            "Performance and utilization; memory-bound is limited by bytes/s",
+        ),
+        # Code, formulas and names keep their symbols.
+        ("D = A×B + C, bubble (P-1)/(M+P-1)", "D = A×B + C, bubble (P-1)/(M+P-1)"),
+        ("y_r=x@W_r, C++ and H100+", "y_r=x@W_r, C++ and H100+"),
+        ("cudaMemcpyAsync from a pinned buf", "cudaMemcpyAsync from a pinned buffer"),
+        ("torch.cuda.mem_get_info", "torch.cuda.mem_get_info"),
+    ],
+)
+def test_typed_shorthand_is_read_as_words(typed, read):
+    assert expand(typed) == read
+
+
+def test_a_terse_typed_answer_is_graded_on_what_it_says(bank_grader):
+    """A fresh answer set (stop 43): this right answer, typed in shorthand, was set aside as
+    answering another bank question ("What is MIG?", 0.17 nearer than its own) and scored 0;
+    with the margin at 0.15 a right answer that suits a neighbouring question was off topic."""
+    grade = bank_grader(SHARING)
+    terse, fusion = grade(
+        "MIG on a100/h100 = hard partition (SMs/L2/HBM), one instance per model. no MIG -> MPS "
+        "w/ active thread % + mem limit, plus cap framework mem fraction",
+        "Kernel fusion combines several operations, say bias add, activation and dropout, into "
+        "one kernel, so the intermediate results stay in registers instead of going to HBM.",
+    )
+    assert "off_topic" not in terse.flags and terse.covered and terse.score >= 2
+    assert not terse.wrong_claims
+    assert "off_topic" in fusion.flags and fusion.score == 0  # another question's answer

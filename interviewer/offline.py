@@ -42,6 +42,11 @@ from .shorthand import expand
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
 
 
+# Off topic for a reading of parts that decide no verdict (padding pass 3): the model's wider
+# margin keeps whole right answers that suit a neighbouring question, not remarks read alone.
+PART_MARGIN = 0.15
+
+
 def _rank(g: Grade) -> tuple[int, float]:
     return g.score, g.expected_score or 0.0
 
@@ -165,7 +170,7 @@ class OfflineGrader:
             return grades
         again = [(items[n][0], t, items[n][2]) for n, (a, b) in readings.items() for t in (*a, *b)]
         regraded = iter(
-            self._grade(refs, an, float(p), text, ch)
+            self._grade(refs, an, float(p), text, ch, PART_MARGIN)
             for (_, text, refs), an, p, ch in zip(again, *self._read_again(again), strict=True)
         )
         for n, (sure, keeps) in readings.items():
@@ -341,13 +346,20 @@ class OfflineGrader:
         mat = np.stack([np.mean([known[t] for t in g], axis=0) for g in groups])
         return mat / np.linalg.norm(mat, axis=1, keepdims=True).clip(1e-9)
 
-    def answers_other_question(self, refs: ReferenceSet, an: Analysis) -> bool:
+    def answers_other_question(
+        self, refs: ReferenceSet, an: Analysis, margin: float | None = None
+    ) -> bool:
         return self._others.fits_better(
-            refs.question_id, an.answer_vec, self.model.off_topic_margin
+            refs.question_id, an.answer_vec, margin or self.model.off_topic_margin
         )
 
     def settle(
-        self, refs: ReferenceSet, an: Analysis, answer: str, verdicts: cl.Verdicts | None = None
+        self,
+        refs: ReferenceSet,
+        an: Analysis,
+        answer: str,
+        verdicts: cl.Verdicts | None = None,
+        margin: float | None = None,
     ) -> Grade | None:
         """The grade when a rule decides it, else None (the model scores the answer)."""
         prov = self.provenance()
@@ -360,7 +372,11 @@ class OfflineGrader:
         # topic, however close it also sits to another question (a scenario answer touches
         # many); and a reply to a follow-up answers the probe, not the question's whole text.
         on_point = verdicts is not None and bool(verdicts.of("covered") or verdicts.wrong_points())
-        if not refs.focus and not on_point and (off or self.answers_other_question(refs, an)):
+        if (
+            not refs.focus
+            and not on_point
+            and (off or self.answers_other_question(refs, an, margin))
+        ):
             return replace(rule_grade("off_topic", refs, prov), confidence=0.8)
         return None
 
@@ -382,8 +398,10 @@ class OfflineGrader:
         pred: float,
         answer: str,
         checked: tuple[cl.Verdicts, str] | None,
+        margin: float | None = None,
     ) -> Grade:
-        if (settled := self.settle(refs, an, answer, checked[0] if checked else None)) is not None:
+        verdicts = checked[0] if checked else None
+        if (settled := self.settle(refs, an, answer, verdicts, margin)) is not None:
             return settled
         if checked is None:  # no key point could be made from the material
             return no_reference(refs, self.provenance())

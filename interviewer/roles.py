@@ -200,7 +200,8 @@ def _bindings(text: str) -> dict[str, set[str]]:
     current = None
     for clause in _BIND_SPLIT.split(text):
         found = _things(clause)
-        if found and not _object_only(clause, found[0]):
+        # "MPS is the hardware-level one: it carves the GPU into instances": "it" is MPS.
+        if found and not _object_only(clause, found[0]) and not _PRONOUN.match(clause):
             # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
             used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]
@@ -228,10 +229,19 @@ def _object_only(clause: str, thing: str) -> bool:
     return bool(at and _OBJECT_BEFORE.search(clause[: at.start()]))
 
 
+_PRONOUN = re.compile(r"\s*(?:it|they|this|which)\b", re.I)
+
+
 def _lead(point: str, bound: dict[str, set[str]]) -> str:
-    """The thing the point is about, as `_bindings` names it (its first thing, if it opens on
-    a name)."""
+    """The thing the point is about, as `_bindings` names it: its first thing, if it opens on
+    a name, or the first name after an opening phrase ("For hard isolation ..., MIG carves the
+    GPU into ...")."""
     subject = _subject(point)
+    if subject in _OPENERS:
+        # The name must open its part: "each GPU stores ..." is one of "N GPUs", not a thing.
+        parts = [part.split() for part in point.split(",")[1:]]
+        firsts = (words[0].lower() for words in parts if words)
+        subject = next((h for h in firsts if h not in _OPENERS and h in bound), "")
     return next((t for t in bound if subject and t.split()[0] == subject), "")
 
 

@@ -259,3 +259,31 @@ def test_a_fresh_trials_answers(bank_grader, question, answer, scores, wrong_poi
         assert graded.wrong_claims == ()
     else:
         assert any(wrong_point in w for w in graded.wrong_claims), graded.wrong_claims
+
+
+SHARE_MIG = (
+    "For hard isolation and predictable latency, such as different tenants or SLAs, MIG carves "
+    "the GPU into separate instances with dedicated memory and compute."
+)
+SHARE_MPS = (
+    "For cooperative workloads where you mainly want higher utilization, MPS lets both processes "
+    "run their kernels concurrently on the shared GPU instead of time-slicing."
+)
+SHARING = (
+    "NVIDIA gives you two mechanisms for this. {a} is the hardware-level one: it carves the GPU "
+    "into isolated instances with their own SMs, L2 slices and HBM. {b} is the lighter software "
+    "approach: a control daemon funnels both processes into a shared context so their kernels "
+    "run concurrently."
+)
+
+
+def test_roles_traded_after_an_opening_phrase_and_through_a_pronoun():
+    """A fresh set (stop 43): an answer that gave MPS MIG's hard partitions and MIG MPS's shared
+    context scored 2 with no wrong claim. The points open on a phrase ("For hard isolation ...,
+    MIG carves ..."), so neither had a lead thing, and "it carves ..." was bound to the GPU."""
+    swapped = SHARING.format(a="MPS", b="MIG")
+    right = SHARING.format(a="MIG", b="MPS")
+    assert swapped_binding(SHARE_MIG, swapped, [SHARE_MPS]) == "exact:swapped"
+    assert swapped_binding(SHARE_MPS, swapped, [SHARE_MIG]) == "exact:swapped"
+    assert swapped_binding(SHARE_MIG, right, [SHARE_MPS]) is None
+    assert swapped_binding(SHARE_MPS, right, [SHARE_MIG]) is None

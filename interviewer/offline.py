@@ -350,7 +350,9 @@ class OfflineGrader:
         self, refs: ReferenceSet, an: Analysis, margin: float | None = None
     ) -> bool:
         return self._others.fits_better(
-            refs.question_id, an.answer_vec, margin or self.model.off_topic_margin
+            refs.question_id,
+            an.answer_vec,
+            self.model.off_topic_margin if margin is None else margin,
         )
 
     def settle(

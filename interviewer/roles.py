@@ -163,6 +163,7 @@ def contrasted(claim: str, sentence: str) -> bool:
 
 _DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
+_PRONOUN = re.compile(r"\s*(?:it|they|this|which)\b", re.I)  # a clause about the one before
 
 
 # A name with more names or capitalised words right after it is one thing: "NVIDIA GPU
@@ -227,9 +228,6 @@ def _object_only(clause: str, thing: str) -> bool:
     """The clause's first thing comes after a preposition of place or count."""
     at = re.search(rf"(?<![\w-]){re.escape(thing.split()[0])}(?![\w-])", clause, re.I)
     return bool(at and _OBJECT_BEFORE.search(clause[: at.start()]))
-
-
-_PRONOUN = re.compile(r"\s*(?:it|they|this|which)\b", re.I)
 
 
 def _lead(point: str, bound: dict[str, set[str]]) -> str:

@@ -154,7 +154,9 @@ def build_ui(ctl: Controller) -> Any:
                 "Report and downloads (Markdown, JSON, printable HTML)", elem_id="build-report"
             )
             report_md = gr.Markdown("", elem_id="report")
-            chart = gr.BarPlot(x="topic", y="score", y_lim=[0, 5], label="Score by topic")
+            # Topics in name order, however the chart was redrawn on the way (a reopened session
+            # must show the chart its end showed).
+            chart = gr.BarPlot(x="topic", y="score", y_lim=[0, 5], sort="x", label="Score by topic")
             files = gr.File(
                 label="Downloads (Markdown, JSON, printable HTML)",
                 file_count="multiple",

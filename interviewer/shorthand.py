@@ -68,7 +68,8 @@ def _word(m: re.Match[str]) -> str:
 
 def expand(text: str) -> str:
     """The text with typed shorthand written out ("w/" -> "with", "->" -> ", so")."""
-    text = _ACT_CKPT.sub("activation checkpointing", text)
+    # Whitespace collapsed first: a long run of it made the "\s*" patterns quadratic.
+    text = _ACT_CKPT.sub("activation checkpointing", " ".join(text.split()))
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
     text = _WORD.sub(_word, text)

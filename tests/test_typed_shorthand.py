@@ -23,6 +23,7 @@ SHARING = "Two models must share one GPU without interfering. How do you set tha
             "Perf and util; mem-bound = limited by bytes/s",
             "Performance and utilization; memory-bound is limited by bytes/s",
         ),
+        ("ab" + " " * 50_000 + "= cd", "ab is cd"),  # a long run of spaces: once 10 s
         # Code, formulas and names keep their symbols.
         ("D = A×B + C, bubble (P-1)/(M+P-1)", "D = A×B + C, bubble (P-1)/(M+P-1)"),
         ("y_r=x@W_r, C++ and H100+", "y_r=x@W_r, C++ and H100+"),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
+from interviewer.bank import Bank, topics_for
 from interviewer.parsing import is_chrome, key_points, parse_text, split_sentences
+from interviewer.records import Question, RawItem
 from tests.conftest import CORPUS
 
 
@@ -142,3 +145,33 @@ def test_a_sentence_typed_in_lower_case_is_a_sentence():
 
 def test_text_without_structure_yields_no_questions():
     assert parse_text("notes.md", "# My notes\n\nNCCL uses rings and trees.\n") == []
+
+
+def test_topics_come_from_the_question_and_its_answer_only_when_it_names_none():
+    # A reference mentions memory or clusters in passing; the question says what it is about.
+    warp = (
+        "A warp is 32 threads; divergence serialises them, and a cluster scheduler never sees it."
+    )
+    assert topics_for("What is a warp and why does it matter?", warp) == ("gpu-architecture",)
+    linux = "Comfortable with processes, memory, networking and the shell."
+    assert topics_for("How much Linux systems knowledge is expected?", linux) == ("general",)
+    overlap = "Use CUDA streams and pinned memory so copies overlap kernels; profile the timeline."
+    assert set(topics_for("How do you overlap the two?", overlap)) >= {"kernels-performance"}
+    assert "memory" in topics_for("How do you hide the copies?", overlap)
+
+
+def test_a_bank_saved_under_an_older_topic_rule_reads_with_todays():
+    item = RawItem(
+        text="How much Linux systems knowledge is expected?",
+        source="faq.txt",
+        start=0,
+        end=40,
+        difficulty="easy",
+        difficulty_inferred=True,
+        kind="advice",
+        reference="Processes, memory, networking and the shell.",
+        key_points=("Processes, memory, networking and the shell.",),
+    )
+    question = Question("q-1", item.text, "easy", "advice", ("memory",), (item,))
+    saved = json.dumps({"questions": [question.to_dict()]})
+    assert Bank.loads(saved).questions[0].topics == ("general",)

@@ -22,6 +22,7 @@ from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
 from .nli import Entailment
 from .roles import first_contradiction, swapped_binding, swapped_kinds
+from .scope import scope_flipped
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
 
@@ -276,7 +277,8 @@ def _decide(
 def _swapped_in(case: Case, claim: str) -> str | None:
     """Roles swapped across the answer (the top sentence alone was checked): between things of
     one kind across its sentences, between two named things within one sentence, or between
-    the point's subject and another point's across the answer; or the point's subject given
+    the point's subject and another point's across the answer, or a thing moved to the other
+    side of a scope (within a node or across nodes); or the point's subject given
     another count of a part ("BF16 only gets 5 exponent bits"), or a format another size
     ("INT4 gets you to about 70 GB")."""
     if not case.text:
@@ -288,6 +290,7 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     siblings = [c.text for c in case.claims if c.text != claim]
     return (
         swapped_kinds(claim, case.text)
+        or scope_flipped(claim, case.text)
         or bound_number(claim, case.text)
         or next((found for t in case.sentences if (found := swapped_binding(claim, t))), None)
         or swapped_binding(claim, case.text, siblings)

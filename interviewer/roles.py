@@ -91,13 +91,17 @@ def swapped_roles(point: str, sentence: str) -> str | None:
 
 
 def _role_taken(
-    point: str, subject: str, by_subject: dict[str, set[str]], others: set[str]
+    point: str,
+    subject: str,
+    by_subject: dict[str, set[str]],
+    others: set[str],
+    shared: frozenset[str] | set[str] = frozenset(),
 ) -> str | None:
     """Another subject's clauses say what the point says of `subject`, clearly more than the
-    subject's own do."""
+    subject's own do (`shared` words count for neither)."""
     if subject not in by_subject:
         return None
-    words = set(terms(point)) - {subject}
+    words = set(terms(point)) - {subject} - set(shared)
     own = len(words & by_subject[subject])
     for other in others & set(by_subject) - {subject, ""}:
         if len(words & by_subject[other]) >= max(2, 2 * own + 1):
@@ -163,7 +167,8 @@ def contrasted(claim: str, sentence: str) -> bool:
 
 _DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
-_PRONOUN = re.compile(r"\s*(?:it|they|this|which)\b", re.I)  # a clause about the one before
+# A clause about the one before: "..., so it requires fast interconnect like NVLink".
+_PRONOUN = re.compile(r"\s*(?:(?:so|and|thus|hence)\s+)?(?:it|they|this|which)\b", re.I)
 
 
 # A name with more names or capitalised words right after it is one thing: "NVIDIA GPU
@@ -180,7 +185,9 @@ def _things(clause: str) -> list[str]:
         word = m.group()
         follows = open_run and clause[end : m.start()].isspace()
         if _names(word) and ENTITY.fullmatch(word):
-            if follows:
+            if follows and _STAGE.fullmatch(word):
+                runs[-1] = [word.lower()]  # "ZeRO stage 1" is stage 1
+            elif follows:
                 runs[-1].append(word.lower())
             else:
                 runs.append([word.lower()])
@@ -193,9 +200,45 @@ def _things(clause: str) -> list[str]:
     return list(dict.fromkeys(" ".join(r) for r in runs))
 
 
-def _bindings(text: str) -> dict[str, set[str]]:
+# A numbered stage or level is a named thing: "stage 1 shards optimizer states, ... stage 3
+# parameters" against "stage 1 shards the parameters, ..., stage 3 the optimizer states".
+_NUMBERED = re.compile(r"\b(stage|level|tier|phase)[\s-]+([0-9])\b", re.I)
+_STAGE = re.compile(r"(?:Stage|Level|Tier|Phase)[0-9]")
+
+
+# The field's things that go by a common-noun name, which candidates trade as often as named
+# ones ("keep data parallelism inside the node on NVLink and run tensor parallelism across
+# nodes"; "L2 is private to each SM, while shared memory is shared across the GPU").
+_COMPOUND = re.compile(
+    r"\b(?:(?:data|tensor|pipeline|expert|sequence|context)[\s-]+parallel(?:ism)?"
+    r"|(?:shared|global|local|constant|pinned|page-?locked|pageable|unified)[\s-]+memory"
+    r"|(?:weak|strong)[\s-]+scaling"
+    r"|(?:activation|gradient)[\s-]+checkpointing|gradient[\s-]+accumulation"
+    r"|(?:spot|on-demand|reserved|preemptible)(?:[\s-]+(?:instances?|capacity|nodes?|VMs?))?)\b",
+    re.I,
+)
+_TAIL = {"instance", "instances", "capacity", "node", "nodes", "vm", "vms"}
+_SAME = {"PagelockedMemory": "PinnedMemory", "PageLockedMemory": "PinnedMemory"}
+
+
+def _one_name(m: re.Match[str]) -> str:
+    words = [w.lower() for w in re.split(r"[\s-]+", m.group())]
+    words = ["parallel" if w == "parallelism" else w for w in words if w not in _TAIL]
+    name = "".join(w.capitalize() for w in words)
+    return _SAME.get(name, "Spot" if name == "Preemptible" else name) + "X"
+
+
+def _named_things(text: str) -> str:
+    """The text with each numbered stage and common-noun thing written as one name
+    ("tensor parallelism" as "TensorParallelX", "stage 1" as "Stage1")."""
+    text = _NUMBERED.sub(lambda m: f"{m.group(1).capitalize()}{m.group(2)}", text)
+    return _COMPOUND.sub(_one_name, text)
+
+
+def bindings(text: str) -> dict[str, set[str]]:
     """The content words of each clause, by the named thing it is about: the first it names,
     or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
+    text = _named_things(text)
     out: dict[str, set[str]] = {}
     names = {w for t in _things(text) for w in t.split()}
     current = None
@@ -219,7 +262,8 @@ def _bindings(text: str) -> dict[str, set[str]]:
 # the data-parallel GPUs", "so with N GPUs each holds 1/N".
 _OBJECT_BEFORE = re.compile(
     r"\b(?:across|among|between|over|onto|into|to|from|with\s+(?:n|\d+|[a-z]+ty|two|four|eight))"
-    r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$",
+    r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$"
+    r"|\b(?:each|every|per|any)\s*$",  # "every GPU holds a full copy": any one of them
     re.I,
 )
 
@@ -231,9 +275,10 @@ def _object_only(clause: str, thing: str) -> bool:
 
 
 def _lead(point: str, bound: dict[str, set[str]]) -> str:
-    """The thing the point is about, as `_bindings` names it: its first thing, if it opens on
+    """The thing the point is about, as `bindings` names it: its first thing, if it opens on
     a name, or the first name after an opening phrase ("For hard isolation ..., MIG carves the
     GPU into ...")."""
+    point = _named_things(point)
     subject = _subject(point)
     if subject in _OPENERS:
         # The name must open its part: "each GPU stores ..." is one of "N GPUs", not a thing.
@@ -244,7 +289,7 @@ def _lead(point: str, bound: dict[str, set[str]]) -> str:
 
 
 def _pairs(text: str) -> set[tuple[str, str]]:
-    return {(name, w) for name, words in _bindings(text).items() for w in words}
+    return {(name, w) for name, words in bindings(text).items() for w in words}
 
 
 def binds_like(sentence: str, first: str, second: str) -> int:
@@ -306,7 +351,11 @@ def swapped_kinds(point: str, text: str) -> str | None:
     subject = _subject(point)
     at = [w.lower() for w in words].index(subject) if subject else -1
     head = words[at + 1] if 0 <= at < len(words) - 1 else ""
-    if not (head.isalpha() and head.islower() and len(head) >= 3) or head in _NOT_HEADS:
+    # "Tensor Core" as well as "Tensor core": a noun, either case, not a verb or a name.
+    if not (head.isalpha() and head[1:].islower() and len(head) >= 3):
+        return None
+    head = head.lower()
+    if head in _NOT_HEADS:
         return None
     kin = re.compile(rf"\b([A-Z][\w+\-]*)\s+(?i:{re.escape(head.rstrip('s'))})s?\b")
     others = {
@@ -322,7 +371,8 @@ def swapped_kinds(point: str, text: str) -> str | None:
     for clause in _CLAUSE.split(text):
         if clause.strip():
             by_subject.setdefault(_subject(clause), set()).update(terms(clause))
-    return _role_taken(point, subject, by_subject, others)
+    # The shared noun names both things, so it is no property of either.
+    return _role_taken(point, subject, by_subject, others, {head, head.rstrip("s")})
 
 
 def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str | None:
@@ -332,12 +382,12 @@ def swapped_binding(point: str, text: str, siblings: Sequence[str] = ()) -> str 
     crossed than not. B's may come from another key point about it (`siblings`): "PCIe is the
     narrow general-purpose bus" and "NVLink is a dedicated GPU-to-GPU interconnect" against
     "NVLink is the narrow general-purpose bus ... PCIe is the dedicated interconnect"."""
-    p, s = _bindings(point), _bindings(text)
+    p, s = bindings(point), bindings(text)
     pairs = list(combinations(p, 2))
     if siblings:  # only the point's subject against each other point's
         pairs, subject = [], _lead(point, p)
         for sibling in siblings:
-            other = _bindings(sibling)
+            other = bindings(sibling)
             if subject in p and (b := _lead(sibling, other)) and b not in p:
                 p[b] = other[b]
                 pairs.append((subject, b))

@@ -47,13 +47,18 @@ _COMPARATIVE = re.compile(
 _NEGATION = re.compile(
     r"\b(not|no|never|cannot|can't|doesn't|don't|isn't|aren't|won't|without|neither|nor)\b", re.I
 )
-# "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
-_NUMBER = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
+_UNIT = (
     r"((?:gpu|h100|a100|node)-hours?|tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|"
     r"gbps|tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?|hours?|days?"
-    r"|weeks?)\b",
-    re.I,
+    r"|weeks?|flops?)(?![A-Za-z0-9])"  # not \b, which never follows "%"
+)
+# "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
+_NUMBER = re.compile(r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
+# "60-90%", "60 to 90 %": a range of one quantity.
+_RANGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
+# "3.6 × 10^23" and "3.6e21" written out, so that they meet each other as numbers.
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.^])(?:(\d+(?:\.\d+)?)\s*(?:[×x*·]\s*10\s*\^\s*|e\+?)|10\s*\^\s*)(\d{1,2})\b"
 )
 
 
@@ -84,6 +89,8 @@ _BASE = {
     "day": ("s", 86400.0),
     "week": ("s", 604800.0),
     "byte": ("bytes", 1.0),
+    "flop": ("flop count", 1.0),  # FLOPs done, not a rate: TFLOPS is per second
+    "flops": ("flop count", 1.0),
 }
 
 
@@ -105,11 +112,19 @@ _PLURALS = {
 _COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
 
 
-def quantities(text: str) -> set[tuple[str, float]]:
+def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
     """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
-    ("× parameters", 6.0)."""
+    ("× parameters", 6.0). A range ("60-90%") gives both ends with `ranges`, else its middle
+    (what a sentence that says "15-20%" claims is one amount)."""
+    text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1) or 1) * 10 ** int(m.group(2)):.0f}", text)
     out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
     text = _TIMES.sub(" ", text)
+
+    def one_range(m: re.Match[str]) -> str:
+        low, high, unit = float(m.group(1)), float(m.group(2)), m.group(3)
+        return f"{low:g}{unit} {high:g}{unit}" if ranges else f"{(low + high) / 2:g}{unit}"
+
+    text = _RANGE.sub(one_range, text)
     for n, u in _NUMBER.findall(text):
         unit = u.lower()
         unit = unit[:-1] if unit in _PLURALS else unit
@@ -192,24 +207,30 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             and denied & asserted
         ):
             return "exact:negation"
-    pn, sn = quantities(point), quantities(sentence)
+    pn, sn = quantities(point, ranges=True), quantities(sentence)
     # A size in another number format is another size: "INT4 brings it to about 35 GB" says
     # nothing against "In FP16 ... about 140 GB".
     of_format = formats(point)
-    if 1 <= len(pn) <= 2 and not (
-        of_format and formats(sentence) and not of_format & formats(sentence)
-    ):
+    if pn and not (of_format and formats(sentence) and not of_format & formats(sentence)):
         # One number in the sentence, of a quantity the point gives (once, or for both sides
-        # of a comparison): wrong when it is far from each of them. A multiple of a named
-        # thing or a count of GPU-hours is specific enough to be read beside other numbers ("2
-        # x parameters x tokens ... 500 TFLOPS"); a bare size beside others is often another
-        # size ("100 KB" per image against "40 GB per node").
+        # of a comparison or a range): wrong when it is far from each of them. A multiple of a
+        # named thing, a count of GPU-hours or of FLOPs is specific enough to be read beside
+        # other numbers ("2 x parameters x tokens ... 500 TFLOPS"); a bare size beside others
+        # is often another size ("100 KB" per image against "40 GB per node").
         for quantity in {pu for pu, _ in pn}:
-            if len(sn) > 1 and not (quantity.startswith("×") or quantity == "gpu-hours"):
+            specific = quantity.startswith("×") or quantity in ("gpu-hours", "flop count")
+            if not specific and (len(pn) > 2 or len(sn) > 1):
                 continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]
-            off = operator.ne if quantity in _COUNTS else _far
+            # A total of FLOPs is said to its order of magnitude ("on the order of 10^22").
+            off = (
+                operator.ne
+                if quantity in _COUNTS
+                else _orders_apart
+                if quantity == "flop count"
+                else _far
+            )
             if len(said) == 1 and said[0] > 0 and all(off(pv, said[0]) for pv in same):
                 return "exact:number"
     return None
@@ -314,6 +335,10 @@ def compares_other(claim: str, sentence: str) -> bool:
 
 def _far(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 2.5
+
+
+def _orders_apart(a: float, b: float) -> bool:
+    return a > 0 and max(a, b) / min(a, b) >= 10
 
 
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}

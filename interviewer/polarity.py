@@ -219,9 +219,16 @@ def location_flipped(point: str, sentence: str) -> str | None:
 # two graded words ("the more X, the less Y").
 _RISE = r"grows?|grew|increases?|rises?|scales?(?:\s+up)?|goes\s+up|gets\s+(?:larger|bigger)"
 _FALL = r"shrinks?|shrank|decreases?|falls?|drops?|goes\s+down|gets\s+smaller"
+# ... or stays put: "barely changes when you raise the batch size", "doesn't depend on it".
+_FLAT = (
+    r"(?:barely|hardly)\s+(?:changes?|moves?|grows?)|stays?\s+(?:the\s+same|flat|constant|fixed)"
+    r"|(?:does\s+not|doesn't|don't|do\s+not)\s+(?:really\s+)?(?:change|grow|depend)"
+    r"|(?:is|are)\s+(?:fixed|constant|independent)(?:\s+regardless)?"
+)
 _TREND = re.compile(
-    rf"\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL}))\s+(?:(?:roughly|linearly|quickly|"
-    r"proportionally|too)\s+)*(?:(?P<with>with)\s+(?P<of>[^,;.]+)|as\s+(?:you\s+)?(?P<as>[^,;.]+))",
+    rf"\b(?:(?P<rise>{_RISE})|(?P<fall>{_FALL})|(?P<flat>{_FLAT}))\s+(?:(?:roughly|linearly|"
+    r"quickly|proportionally|too)\s+)*(?:(?P<with>with|on|of)\s+(?P<of>[^,;.]+)"
+    r"|(?:as|when)\s+(?:you\s+)?(?P<as>[^,;.]+))",
     re.I,
 )
 _DRIVER_UP = re.compile(
@@ -237,7 +244,9 @@ Trend = tuple[int, frozenset[str], frozenset[str]]  # sign, subject's words, the
 def _trends(text: str) -> list[Trend]:
     out = []
     for m in _TREND.finditer(text):
-        sign = 1 if m.group("rise") else -1
+        sign = 1 if m.group("rise") else 0 if m.group("flat") else -1
+        if m.group("flat") and m.group("with") and m.group("flat").lower().startswith("stay"):
+            continue  # "stays the same with FP16" is a condition, not a trend
         if m.group("with"):
             driver = m.group("of")
         else:

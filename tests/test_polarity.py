@@ -3,7 +3,7 @@
 
 import pytest
 
-from interviewer.polarity import property_flipped, verb_flipped
+from interviewer.polarity import property_flipped, trend_flipped, verb_flipped
 
 ASSOCIATIVE = (
     "Floating-point addition is not associative, so any change in the order of a reduction "
@@ -155,3 +155,22 @@ def test_the_verb_denied_of_the_same_thing_is_a_contradiction(point, sentence):
 )
 def test_no_verb_contradiction_where_it_is_not_sure(point, sentence):
     assert verb_flipped(point, sentence) is None
+
+
+@pytest.mark.parametrize(
+    "sentence,flipped",
+    [
+        ("Activation memory doesn't depend on batch size.", 1),
+        ("Activation memory barely changes when you raise the batch size.", 1),
+        ("Activation memory is independent of batch size.", 1),
+        ("Activation memory doesn't grow with batch size.", 1),
+        ("Activation memory grows with batch size.", 0),
+        ("Activation memory stays the same with FP16.", 0),  # a condition, not a trend
+        ("The weights don't change with batch size.", 0),  # another subject
+    ],
+)
+def test_a_quantity_said_to_stay_put_against_one_that_grows(sentence, flipped):
+    """A fresh set (stop 44): "memory usage barely changes when you raise the batch size"
+    had no trend at all."""
+    point = "Activation memory grows with batch size and sequence length."
+    assert (trend_flipped(point, sentence) == "exact:comparative") == bool(flipped)

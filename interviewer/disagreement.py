@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .exact import attached, mentions, quantities, relation_sign
+from .exact import attached, mentions, quantities, relation_sign, same_quantities
 from .words import FORMAT, formats, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a
@@ -31,7 +31,7 @@ def disagree(point: str, sentence: str) -> bool:
     if denies(point, sentence):
         return True
     p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
-    if p_sign and s_sign:  # a relation: its sign, not its first word (see exact_contradiction)
+    if p_sign and s_sign and same_quantities(point, sentence):  # its sign (exact_contradiction)
         if p_sign != s_sign:
             return True
     elif _changed_apart(point, sentence):

@@ -172,7 +172,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # reads the same from either end ("a shorter string gives a higher pitch"): two
         # opposite words there agree. Its sign, not its first word, decides.
         p_sign, s_sign = relation_sign(point, stated=True), relation_sign(sentence)
-        if p_sign and s_sign:
+        if p_sign and s_sign and same_quantities(point, sentence):
             return "exact:comparative" if p_sign != s_sign else None
         # ... nor where the sentence says the point's own word about the point's thing ("the
         # fewer registers each thread uses, the more warps fit" against "more resident warps
@@ -301,6 +301,29 @@ def _sign(text: str) -> int | None:
         for m in found
     )
     return a * b
+
+
+def same_quantities(point: str, sentence: str) -> bool:
+    """Each graded word of the sentence is near a word the point's graded words are near: "more
+    resident warps ..., so higher occupancy" relates warps and occupancy, not the registers and
+    warps of "the more registers each thread uses, the fewer warps fit"."""
+    said = set().union(*_near_graded(point))
+    return all(near & said for near in _near_graded(sentence) if near)
+
+
+_LINKS = {"when", "whenever", "if", "then", "because", "therefore", "than", "while", "also"}
+
+
+def _near_graded(text: str) -> list[set[str]]:
+    """The content words within three words of each graded word."""
+    text = _NOT_GRADED.sub(" ", text)
+    tokens = [(m.start(), m.group().lower()) for m in re.finditer(r"[A-Za-z][\w\-]*", text)]
+    out = []
+    for at, (_, word) in enumerate(tokens):
+        if word in _GRADE:
+            window = [w for _, w in tokens[max(0, at - 3) : at + 4] if w not in _GRADE]
+            out.append(set(terms(" ".join(window))) - _LINKS)
+    return out
 
 
 def _than(text: str, word: str) -> bool:

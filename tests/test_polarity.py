@@ -3,6 +3,7 @@
 
 import pytest
 
+from interviewer.exact import exact_contradiction
 from interviewer.polarity import property_flipped, trend_flipped, verb_flipped
 
 ASSOCIATIVE = (
@@ -174,3 +175,25 @@ def test_a_quantity_said_to_stay_put_against_one_that_grows(sentence, flipped):
     had no trend at all."""
     point = "Activation memory grows with batch size and sequence length."
     assert (trend_flipped(point, sentence) == "exact:comparative") == bool(flipped)
+
+
+LIMITS = (
+    "Occupancy is bounded by registers per thread, shared memory per block, and block size, so "
+    "the more registers or shared memory each thread or block uses, the fewer warps fit."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence,wrong",
+    [
+        # Right (stop 44's fresh set): it relates warps and occupancy, not registers and warps.
+        (
+            "More resident warps means that when one warp stalls on a memory load, the scheduler "
+            "can switch to another, so higher occupancy helps hide latency.",
+            0,
+        ),
+        ("The more registers each thread uses, the more warps fit.", 1),
+    ],
+)
+def test_a_relation_is_turned_round_only_between_the_same_quantities(sentence, wrong):
+    assert (exact_contradiction(LIMITS, sentence) == "exact:comparative") == bool(wrong)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .exact import quantities
+from .quantities import quantities
 from .roles import _BIND_SPLIT, _POINTS_BACK, _names, _subject
 from .words import formats
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from .exact import attached, mentions, quantities, relation_sign, same_quantities
+from .exact import attached, mentions, relation_sign, same_quantities
+from .quantities import quantities
 from .words import FORMAT, formats, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a

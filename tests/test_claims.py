@@ -857,7 +857,7 @@ def test_an_answer_that_gets_the_questions_point_wrong_is_not_off_topic(bank_gra
 
 def test_a_thousands_separator_is_part_of_the_number():
     """ "1,024 threads" was read as 24 threads: a right answer contradicted a 1024 point."""
-    from interviewer.exact import quantities
+    from interviewer.quantities import quantities
 
     assert quantities("up to 1,024 threads") == {("thread", 1024.0)}
     assert (

@@ -3,7 +3,8 @@
 
 import pytest
 
-from interviewer.exact import exact_contradiction, quantities
+from interviewer.exact import exact_contradiction
+from interviewer.quantities import quantities
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,137 @@
+"""Numbers with units, read alike however they are written ("3.6e21", "3.6 × 10^23",
+"60-90%", "1,024 threads", "20 MB/s" against "3 TB/s"), and the check that one answer
+sentence gives a number far from the key point's."""
+
+from __future__ import annotations
+
+import operator
+import re
+
+from .words import formats
+
+_UNIT = (
+    r"((?:gpu|h100|a100|node)-hours?|tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|"
+    r"gbps|tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?|hours?|days?"
+    r"|weeks?|flops?)(?![A-Za-z0-9])"  # not \b, which never follows "%"
+)
+# "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
+_NUMBER = re.compile(r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
+# "60-90%", "60 to 90 %": a range of one quantity.
+_RANGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
+# "3.6 × 10^23" and "3.6e21" written out, so that they meet each other as numbers.
+_SCIENTIFIC = re.compile(
+    r"(?<![\w.^])(?:(\d+(?:\.\d+)?)\s*(?:[×x*·]\s*10\s*\^\s*|e\+?)|10\s*\^\s*)(\d{1,2})\b"
+)
+
+
+# Units of one quantity in a common base, so that "20 MB/s" meets "3 TB/s" (bits per second
+# as bytes). Units not listed stay their own quantity.
+_BASE = {
+    "tb/s": ("bytes/s", 1e12),
+    "gb/s": ("bytes/s", 1e9),
+    "mb/s": ("bytes/s", 1e6),
+    "tbps": ("bytes/s", 1e12 / 8),
+    "gbps": ("bytes/s", 1e9 / 8),
+    "tb": ("bytes", 1e12),
+    "gb": ("bytes", 1e9),
+    "mb": ("bytes", 1e6),
+    "kb": ("bytes", 1e3),
+    "ms": ("s", 1e-3),
+    "us": ("s", 1e-6),
+    "µs": ("s", 1e-6),
+    "ns": ("s", 1e-9),
+    "pflops": ("flops", 1e15),
+    "tflops": ("flops", 1e12),
+    "gflops": ("flops", 1e9),
+    "ghz": ("hz", 1e9),
+    "mhz": ("hz", 1e6),
+    "w": ("watts", 1.0),
+    "bit": ("bits", 1.0),
+    "hour": ("s", 3600.0),
+    "day": ("s", 86400.0),
+    "week": ("s", 604800.0),
+    "byte": ("bytes", 1.0),
+    "flop": ("flop count", 1.0),  # FLOPs done, not a rate: TFLOPS is per second
+    "flops": ("flop count", 1.0),
+}
+
+
+# A multiple of a named thing ("6 × parameters × tokens", "1.5x the traffic"): its own
+# quantity ("× parameters"); "3x faster" stays a plain factor, "x".
+_TIMES = re.compile(
+    r"(?<![\w.^])(\d+(?:\.\d+)?)\s*[×x*]\s*(?:the\s+)?"
+    r"(?!(?:faster|slower|more|less|fewer|higher|lower|larger|smaller|bigger|greater|better|worse"
+    r"|cheaper|speed-?ups?|improvements?|reductions?)\b)([a-z]{3,})\b",
+    re.I,
+)
+
+
+# A count of a fixed piece of the hardware ("a warp's 32 threads", "32 banks", "up to 7 MIG
+# instances") is a number with a unit: "a warp is 64 threads" meets "32 threads".
+_PLURALS = {
+    "bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "hours", "days", "weeks",
+}  # fmt: skip
+_COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
+
+
+def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
+    """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
+    ("× parameters", 6.0). A range ("60-90%") gives both ends with `ranges`, else its middle
+    (what a sentence that says "15-20%" claims is one amount)."""
+    text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1) or 1) * 10 ** int(m.group(2)):.0f}", text)
+    out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
+    text = _TIMES.sub(" ", text)
+
+    def one_range(m: re.Match[str]) -> str:
+        low, high, unit = float(m.group(1)), float(m.group(2)), m.group(3)
+        return f"{low:g}{unit} {high:g}{unit}" if ranges else f"{(low + high) / 2:g}{unit}"
+
+    text = _RANGE.sub(one_range, text)
+    for n, u in _NUMBER.findall(text):
+        unit = u.lower()
+        unit = unit[:-1] if unit in _PLURALS else unit
+        # Accelerator-hours of any kind are one quantity, not wall-clock time.
+        unit = "gpu-hours" if "-hour" in unit else unit
+        quantity, factor = _BASE.get(unit, (unit, 1.0))
+        out.add((quantity, float(n.replace(",", "")) * factor))
+    return out
+
+
+def number_off(point: str, sentence: str) -> bool:
+    """The sentence gives one number of a quantity the point gives, far from each of the
+    point's."""
+    pn, sn = quantities(point, ranges=True), quantities(sentence)
+    # A size in another number format is another size: "INT4 brings it to about 35 GB" says
+    # nothing against "In FP16 ... about 140 GB".
+    of_format = formats(point)
+    if pn and not (of_format and formats(sentence) and not of_format & formats(sentence)):
+        # One number in the sentence, of a quantity the point gives (once, or for both sides
+        # of a comparison or a range): wrong when it is far from each of them. A multiple of a
+        # named thing, a count of GPU-hours or of FLOPs is specific enough to be read beside
+        # other numbers ("2 x parameters x tokens ... 500 TFLOPS"); a bare size beside others
+        # is often another size ("100 KB" per image against "40 GB per node").
+        for quantity in {pu for pu, _ in pn}:
+            specific = quantity.startswith("×") or quantity in ("gpu-hours", "flop count")
+            if not specific and (len(pn) > 2 or len(sn) > 1):
+                continue
+            said = [sv for su, sv in sn if su == quantity]
+            same = [pv for pu, pv in pn if pu == quantity]
+            # A total of FLOPs is said to its order of magnitude ("on the order of 10^22").
+            off = (
+                operator.ne
+                if quantity in _COUNTS
+                else _orders_apart
+                if quantity == "flop count"
+                else _far
+            )
+            if len(said) == 1 and said[0] > 0 and all(off(pv, said[0]) for pv in same):
+                return True
+    return False
+
+
+def _far(a: float, b: float) -> bool:
+    return a > 0 and max(a, b) / min(a, b) >= 2.5
+
+
+def _orders_apart(a: float, b: float) -> bool:
+    return a > 0 and max(a, b) / min(a, b) >= 10

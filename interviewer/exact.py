@@ -207,11 +207,11 @@ _LINKS = {"when", "whenever", "if", "then", "because", "therefore", "than", "whi
 def _near_graded(text: str) -> list[set[str]]:
     """The content words within three words of each graded word."""
     text = _NOT_GRADED.sub(" ", text)
-    tokens = [(m.start(), m.group().lower()) for m in re.finditer(r"[A-Za-z][\w\-]*", text)]
+    tokens = [m.group().lower() for m in re.finditer(r"[A-Za-z][\w\-]*", text)]
     out = []
-    for at, (_, word) in enumerate(tokens):
+    for at, word in enumerate(tokens):
         if word in _GRADE:
-            window = [w for _, w in tokens[max(0, at - 3) : at + 4] if w not in _GRADE]
+            window = [w for w in tokens[max(0, at - 3) : at + 4] if w not in _GRADE]
             out.append(set(terms(" ".join(window))) - _LINKS)
     return out
 

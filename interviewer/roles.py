@@ -238,6 +238,13 @@ def _named_things(text: str) -> str:
 def bindings(text: str) -> dict[str, set[str]]:
     """The content words of each clause, by the named thing it is about: the first it names,
     or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
+    return {thing: set(words) for thing, words in _bound(text)}
+
+
+# Every point is read against every answer and its siblings against it: the same texts come
+# back thousands of times in a batch (a fresh copy each time, as callers add to it).
+@lru_cache(maxsize=8192)
+def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     text = _named_things(text)
     out: dict[str, set[str]] = {}
     names = {w for t in _things(text) for w in t.split()}
@@ -255,7 +262,7 @@ def bindings(text: str) -> dict[str, set[str]]:
             # scaling" gives BF16 no loss scaling, not FP16's.
             denied = "¬" if _DENIED.search(clause) else ""
             out.setdefault(current, set()).update(denied + w for w in words)
-    return out
+    return tuple((thing, frozenset(words)) for thing, words in out.items())
 
 
 # A thing after one of these is where or over what, not what the clause is about: "... across

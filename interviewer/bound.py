@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .quantities import quantities
-from .roles import _BIND_SPLIT, _POINTS_BACK, _names, _subject
+from .things import BIND_SPLIT, POINTS_BACK, names_in, subject_of
 from .words import formats
 
 # "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
@@ -35,23 +35,23 @@ def bound_number(point: str, text: str) -> str | None:
     bits"); a clause of the answer about that subject gives it another count of the same part
     ("..., while BF16 only gets 5 exponent bits"). A clause that points back ("it has ...") is
     about the thing before it."""
-    names = _names(point)
+    names = names_in(point)
     if not names:
         return None
     subject = names[0]
-    first = _BIND_SPLIT.split(point)[0]
-    if subject not in _names(first):
+    first = BIND_SPLIT.split(point)[0]
+    if subject not in names_in(first):
         return None
     claimed = _part_counts(first)
     if not claimed:
         return None
     current = None
-    for clause in _BIND_SPLIT.split(text):
-        lead = _subject(clause)
+    for clause in BIND_SPLIT.split(text):
+        lead = subject_of(clause)
         if lead:
             current = lead
-        elif not _points_back(clause) and _names(clause):
-            current = _names(clause)[0]
+        elif not _points_back(clause) and names_in(clause):
+            current = names_in(clause)[0]
         if current != subject:
             continue
         for part, n in _part_counts(clause).items():
@@ -65,12 +65,12 @@ def format_size(point: str, text: str) -> str | None:
     while INT4 at about 35 GB ..."); a clause of the answer gives that one format, alone, a
     clearly other size of the same quantity ("INT4 gets you to about 70 GB")."""
     sizes: dict[str, float] = {}
-    for clause in _BIND_SPLIT.split(point):
+    for clause in BIND_SPLIT.split(point):
         for f, size in _sized(clause).items():
             sizes.setdefault(f, size)
     if not sizes:
         return None
-    for clause in _BIND_SPLIT.split(text):
+    for clause in BIND_SPLIT.split(text):
         said = _sized(clause)
         if len(said) == 1 and (f := next(iter(said))) in sizes:
             a, b = sorted((said[f], sizes[f]))
@@ -94,4 +94,4 @@ def _sized(clause: str) -> dict[str, float]:
 
 def _points_back(clause: str) -> bool:
     first = re.findall(r"[A-Za-z]+", clause)[:1]
-    return bool(first) and first[0].lower() in _POINTS_BACK
+    return bool(first) and first[0].lower() in POINTS_BACK

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .roles import bindings
+from .things import bindings
 
 # Each scope's two sides, written in the words candidates use.
 _SCOPES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {

@@ -5,8 +5,9 @@ other side of a scope (within a node or across nodes, inside each SM or across t
 
 import pytest
 
-from interviewer.roles import bindings, swapped_binding, swapped_kinds
+from interviewer.roles import swapped_binding, swapped_kinds
 from interviewer.scope import scope_flipped
+from interviewer.things import bindings
 
 TENSOR_CORE = (
     "A Tensor Core is a specialized unit that performs a whole small matrix multiply-accumulate, "

@@ -1,0 +1,166 @@
+"""What a text is about: the named things it names (a compound or a common-noun thing as one
+name), the subject each clause leads with, and the content words each clause binds to its
+thing. The role, scope and number checks compare these bindings between a point and an answer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .words import ENTITY, terms
+
+SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
+# A count or an ordinal opens a sentence without naming a thing ("One correct approach
+# records CUDA events ..." and "Two correct ways: ..." are not two things trading roles).
+SUBJECT_SKIP |= {"one", "two", "three", "four", "first", "second", "third", "another", "other"}
+# A clause led by one of these is about what came before it, not another entity ("Pinned
+# memory ... That gives faster transfers" is no swap).
+POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "such", "there"}
+POINTS_BACK |= {"i", "you", "we"}  # the speaker, not a thing
+
+
+def subject_of(clause: str) -> str:
+    """The named thing a clause leads with ("" when it points back or opens on a common word)."""
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
+        if word.lower() in SUBJECT_SKIP:
+            continue
+        if word.lower() in POINTS_BACK:
+            return ""
+        return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
+    return ""
+
+
+_UNITS = {"tb", "gb", "mb", "kb", "ms", "us", "ns", "gbps", "tbps", "tflops", "pflops", "ghz"}
+BIND_SPLIT = re.compile(r"[.;:!?]\s+|,\s*|\s+(?:and|while|whereas|but)\s+")
+_WEAK = {"more", "less", "much", "very", "also", "only", "both", "each", "other", "there", "than"}
+
+
+def names_in(text: str) -> list[str]:
+    """Named things (HBM, FP16, E4M3, H100, NVLink), not numbers or units."""
+    out = []
+    for n in ENTITY.findall(text):
+        n = n.lower().strip("+-")
+        if any(ch.isalpha() for ch in n) and len(n) >= 2 and n not in _UNITS:
+            out.append(n)
+    return out
+
+
+DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
+_USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
+# A clause about the one before: "..., so it requires fast interconnect like NVLink".
+_PRONOUN = re.compile(r"\s*(?:(?:so|and|thus|hence)\s+)?(?:it|they|this|which)\b", re.I)
+
+
+# A name with more names or capitalised words right after it is one thing: "NVIDIA GPU
+# Operator" is not NVIDIA and a GPU.
+_WORD = re.compile(r"[A-Za-z0-9+\-]+")
+
+
+def _things(clause: str) -> list[str]:
+    """The named things a clause names, in order, a compound as one ("nvidia gpu operator")."""
+    runs: list[list[str]] = []
+    open_run = False
+    end = 0
+    for m in _WORD.finditer(clause):
+        word = m.group()
+        follows = open_run and clause[end : m.start()].isspace()
+        if names_in(word) and ENTITY.fullmatch(word):
+            if follows and _STAGE.fullmatch(word):
+                runs[-1] = [word.lower()]  # "ZeRO stage 1" is stage 1
+            elif follows:
+                runs[-1].append(word.lower())
+            else:
+                runs.append([word.lower()])
+            open_run = True
+        elif follows and word[0].isupper() and word[1:].islower():
+            runs[-1].append(word.lower())
+        else:
+            open_run = False
+        end = m.end()
+    return list(dict.fromkeys(" ".join(r) for r in runs))
+
+
+# A numbered stage or level is a named thing: "stage 1 shards optimizer states, ... stage 3
+# parameters" against "stage 1 shards the parameters, ..., stage 3 the optimizer states".
+_NUMBERED = re.compile(r"\b(stage|level|tier|phase)[\s-]+([0-9])\b", re.I)
+_STAGE = re.compile(r"(?:Stage|Level|Tier|Phase)[0-9]")
+
+
+# The field's things that go by a common-noun name, which candidates trade as often as named
+# ones ("keep data parallelism inside the node on NVLink and run tensor parallelism across
+# nodes"; "L2 is private to each SM, while shared memory is shared across the GPU").
+_COMPOUND = re.compile(
+    r"\b(?:(?:data|tensor|pipeline|expert|sequence|context)[\s-]+parallel(?:ism)?"
+    r"|(?:shared|global|local|constant|pinned|page-?locked|pageable|unified)[\s-]+memory"
+    r"|(?:weak|strong)[\s-]+scaling"
+    r"|(?:activation|gradient)[\s-]+checkpointing|gradient[\s-]+accumulation"
+    r"|(?:spot|on-demand|reserved|preemptible)(?:[\s-]+(?:instances?|capacity|nodes?|VMs?))?)\b",
+    re.I,
+)
+_TAIL = {"instance", "instances", "capacity", "node", "nodes", "vm", "vms"}
+_SAME = {
+    "PagelockedMemory": "PinnedMemory",
+    "PageLockedMemory": "PinnedMemory",
+    "Preemptible": "Spot",
+}
+
+
+def _one_name(m: re.Match[str]) -> str:
+    words = [w.lower() for w in re.split(r"[\s-]+", m.group())]
+    words = ["parallel" if w == "parallelism" else w for w in words if w not in _TAIL]
+    name = "".join(w.capitalize() for w in words)
+    return _SAME.get(name, name) + "X"
+
+
+def named_things(text: str) -> str:
+    """The text with each numbered stage and common-noun thing written as one name
+    ("tensor parallelism" as "TensorParallelX", "stage 1" as "Stage1")."""
+    text = _NUMBERED.sub(lambda m: f"{m.group(1).capitalize()}{m.group(2)}", text)
+    return _COMPOUND.sub(_one_name, text)
+
+
+def bindings(text: str) -> dict[str, set[str]]:
+    """The content words of each clause, by the named thing it is about: the first it names,
+    or, naming none, the one before ("E5M2 the extra precision; each one ...")."""
+    return {thing: set(words) for thing, words in _bound(text)}
+
+
+# Every point is read against every answer and its siblings against it: the same texts come
+# back thousands of times in a batch (a fresh copy each time, as callers add to it).
+@lru_cache(maxsize=8192)
+def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    text = named_things(text)
+    out: dict[str, set[str]] = {}
+    names = {w for t in _things(text) for w in t.split()}
+    current = None
+    for clause in BIND_SPLIT.split(text):
+        found = _things(clause)
+        # "MPS is the hardware-level one: it carves the GPU into instances": "it" is MPS.
+        if found and not _object_only(clause, found[0]) and not _PRONOUN.match(clause):
+            # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
+            used = _things(m.group(1)) if (m := _USES.search(clause)) else []
+            current = (used or found)[0]
+        if current is not None:
+            words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
+            # A property denied is not the property: "BF16 ..., so you don't need loss
+            # scaling" gives BF16 no loss scaling, not FP16's.
+            denied = "¬" if DENIED.search(clause) else ""
+            out.setdefault(current, set()).update(denied + w for w in words)
+    return tuple((thing, frozenset(words)) for thing, words in out.items())
+
+
+# A thing after one of these is where or over what, not what the clause is about: "... across
+# the data-parallel GPUs", "so with N GPUs each holds 1/N".
+_OBJECT_BEFORE = re.compile(
+    r"\b(?:across|among|between|over|onto|into|to|from|with\s+(?:n|\d+|[a-z]+ty|two|four|eight))"
+    r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$"
+    r"|\b(?:each|every|per|any)\s*$",  # "every GPU holds a full copy": any one of them
+    re.I,
+)
+
+
+def _object_only(clause: str, thing: str) -> bool:
+    """The clause's first thing comes after a preposition of place or count."""
+    at = re.search(rf"(?<![\w-]){re.escape(thing.split()[0])}(?![\w-])", clause, re.I)
+    return bool(at and _OBJECT_BEFORE.search(clause[: at.start()]))

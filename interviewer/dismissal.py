@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from .exact import _NEGATION
-from .words import terms
+from .words import stem, terms
 
 _HELPS = (
     r"(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not|wouldn't|would\s+not|can't|cannot)"
@@ -31,6 +31,17 @@ _NO_NEED = re.compile(
     r"(?<!when there is )(?<!if there is )\b(?:no\s+need\s+for|don't\s+bother\s+with"
     r"|(?:you|we|i)\s+(?:really\s+)?(?:don't|do\s+not|never)\s+need(?:\s+to\s+use)?)\s+"
     r"([^,;:.()]+)",
+    re.I,
+)
+# "It has nothing to do with running work concurrently", "it doesn't involve the network card
+# at all": said of what the question asks about (a pronoun), the thing after the verb is what
+# is denied. A named subject ("BF16 doesn't involve loss scaling") may rightly deny it of
+# itself, so only a pronoun opens these.
+_DENIES_OBJECT = re.compile(
+    r"\b(?:it|this|that|they|these|those)\s+(?:really\s+|actually\s+)?"
+    r"(?:(?:has|have)\s+nothing\s+to\s+do\s+with"
+    r"|(?:doesn't|does\s+not|don't|do\s+not|never)\s+(?:really\s+|actually\s+)?involves?)"
+    r"\s+([^,;:.()]+)",
     re.I,
 )
 _LIMITED_WITHIN = re.compile(
@@ -54,6 +65,13 @@ _LEADING = re.compile(
     re.I,
 )
 _VAGUE = {"it", "this", "that", "they", "these", "those", "there", "which", "what", "anything"}
+# Words that say how much or how sure, not what: "any synchronization calls or special events".
+_VAGUE |= {"any", "all", "some", "special", "extra", "actual", "real", "kind", "really", "much"}
+_VAGUE |= {"work", "thing", "things", "stuff", "way"}
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in terms(text) if w not in _VAGUE}
 
 
 def dismissed(sentence: str) -> list[str]:
@@ -73,10 +91,16 @@ def dismissed(sentence: str) -> list[str]:
         out.append(thing)
     out += [
         m.group(1).strip()
-        for m in _NO_NEED.finditer(sentence)
-        if not _LIMITED_WITHIN.search(m.group(1))
+        for pattern in (_NO_NEED, _DENIES_OBJECT)
+        for m in pattern.finditer(sentence)
+        if not _LIMITED_WITHIN.search(m.group(1)) and not _CONDITION.match(_before(sentence, m))
     ]
     return [t for t in out if set(terms(t)) - _VAGUE]
+
+
+def _before(sentence: str, m: re.Match[str]) -> str:
+    """The clause a match sits in, up to the match: "if it doesn't involve ..." is a condition."""
+    return re.split(r"[,;:]\s*|\s+(?:but|and|so)\s+", sentence[: m.start()])[-1].strip() + " "
 
 
 def dismissed_points(
@@ -86,12 +110,12 @@ def dismissed_points(
     words (beyond the question's) must be in the point, and the point must name more of the
     thing than any other point does: "NCCL_DEBUG won't help" is about the point that says to
     set NCCL_DEBUG, not every point that names NCCL; of several, the one naming it first."""
-    asked = set(terms(question))
-    point_terms = [set(terms(p)) for p in points]
+    asked = _stems(question)
+    point_terms = [_stems(p) for p in points]
     found: dict[int, str] = {}
     for sentence in sentences:
         for thing in dismissed(sentence):
-            words = set(terms(thing)) - _VAGUE
+            words = _stems(thing)
             own = words - asked
             if not own:
                 continue  # "mixed precision doesn't affect ..." to a question on mixed precision
@@ -114,7 +138,7 @@ def dismissed_points(
 
 def _first_at(text: str, words: set[str]) -> float:
     """Where in the text (0 at its start, 1 at its end) it first names one of the words."""
-    said = terms(text)
+    said = [stem(t) for t in terms(text)]
     return next((i for i, t in enumerate(said) if t in words), len(said)) / max(1, len(said))
 
 
@@ -125,7 +149,8 @@ _CLAUSES = re.compile(r"[,;:]\s*|\s+(?:so|and|but|because|which|while|whereas)\s
 # underflow ... that forces loss scaling in FP16"): such a point is not contradicted.
 _SPARES = re.compile(
     r"\b(?:except|unnecessary|optional|irrelevant|needless|rather\s+than|instead\s+of|avoids?"
-    r"|avoiding|eliminates?|removes?\s+the\s+need|no\s+longer|spares?)\b",
+    r"|avoiding|eliminates?|removes?\s+the\s+need|no\s+longer|spares?|unrelated"
+    r"|nothing\s+to\s+do\s+with)\b",
     re.I,
 )
 
@@ -134,5 +159,5 @@ def _denies(point: str, words: set[str]) -> bool:
     """The point's clause naming the thing has a negation of its own, or the point may say the
     thing is spared."""
     return bool(_SPARES.search(point)) or any(
-        _NEGATION.search(clause) and set(terms(clause)) & words for clause in _CLAUSES.split(point)
+        _NEGATION.search(clause) and _stems(clause) & words for clause in _CLAUSES.split(point)
     )

@@ -7,15 +7,23 @@ from __future__ import annotations
 import operator
 import re
 
-from .words import formats
+from .words import formats, stem, terms
 
 _UNIT = (
     r"((?:gpu|h100|a100|node)-hours?|tb/s|gb/s|mb/s|tflops|gflops|pflops|tb|gb|mb|kb|ms|us|µs|ns|"
-    r"gbps|tbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?|hours?|days?"
+    r"gbps|tbps|mbps|%|x|bits?|bytes?|ghz|mhz|w|watts|threads?|lanes?|banks?|instances?|seconds?"
+    r"|minutes?|hours?|days?"
     r"|weeks?|flops?)(?![A-Za-z0-9])"  # not \b, which never follows "%"
 )
 # "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
-_NUMBER = re.compile(r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
+_NUMBER = re.compile(
+    r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*|-(?=[a-z]))" + _UNIT, re.I
+)
+# "two minutes", "a thirty-second notice": a count in words, read where a unit follows.
+_VALUES = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_VALUES |= {"nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
+_VALUES |= {"forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
+_SPELLED = re.compile(rf"\b({'|'.join(_VALUES)})(?=[\s-]+{_UNIT})", re.I)
 # "60-90%", "60 to 90 %": a range of one quantity.
 _RANGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
 # "3.6 × 10^23" and "3.6e21" written out, so that they meet each other as numbers.
@@ -32,6 +40,7 @@ _BASE = {
     "mb/s": ("bytes/s", 1e6),
     "tbps": ("bytes/s", 1e12 / 8),
     "gbps": ("bytes/s", 1e9 / 8),
+    "mbps": ("bytes/s", 1e6 / 8),
     "tb": ("bytes", 1e12),
     "gb": ("bytes", 1e9),
     "mb": ("bytes", 1e6),
@@ -47,6 +56,8 @@ _BASE = {
     "mhz": ("hz", 1e6),
     "w": ("watts", 1.0),
     "bit": ("bits", 1.0),
+    "second": ("s", 1.0),
+    "minute": ("s", 60.0),
     "hour": ("s", 3600.0),
     "day": ("s", 86400.0),
     "week": ("s", 604800.0),
@@ -69,7 +80,8 @@ _TIMES = re.compile(
 # A count of a fixed piece of the hardware ("a warp's 32 threads", "32 banks", "up to 7 MIG
 # instances") is a number with a unit: "a warp is 64 threads" meets "32 threads".
 _PLURALS = {
-    "bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "hours", "days", "weeks",
+    "bits", "bytes", "watts", "threads", "lanes", "banks", "instances", "seconds", "minutes",
+    "hours", "days", "weeks",
 }  # fmt: skip
 _COUNTS = {"thread", "lane", "bank", "instance"}  # exact: 64 threads is no rounding of 32
 
@@ -86,9 +98,10 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
         low, high, unit = float(m.group(1)), float(m.group(2)), m.group(3)
         return f"{low:g}{unit} {high:g}{unit}" if ranges else f"{(low + high) / 2:g}{unit}"
 
-    text = _RANGE.sub(one_range, text)
+    text = _RANGE.sub(one_range, _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text))
     for n, u in _NUMBER.findall(text):
-        unit = u.lower()
+        # "400 Gb/s" is bits (a link's rate), "50 GB/s" bytes.
+        unit = u[0].lower() + "bps" if re.fullmatch(r"[TGM]b/s", u) else u.lower()
         unit = unit[:-1] if unit in _PLURALS else unit
         # Accelerator-hours of any kind are one quantity, not wall-clock time.
         unit = "gpu-hours" if "-hour" in unit else unit
@@ -112,7 +125,7 @@ def number_off(point: str, sentence: str) -> bool:
         # is often another size ("100 KB" per image against "40 GB per node").
         for quantity in {pu for pu, _ in pn}:
             specific = quantity.startswith("×") or quantity in ("gpu-hours", "flop count")
-            if not specific and (len(pn) > 2 or len(sn) > 1):
+            if not specific and (sum(pu == quantity for pu, _ in pn) > 2 or len(sn) > 1):
                 continue
             said = [sv for su, sv in sn if su == quantity]
             same = [pv for pu, pv in pn if pu == quantity]
@@ -124,9 +137,63 @@ def number_off(point: str, sentence: str) -> bool:
                 if quantity == "flop count"
                 else _far
             )
-            if len(said) == 1 and said[0] > 0 and all(off(pv, said[0]) for pv in same):
+            if (
+                len(said) == 1
+                and said[0] > 0
+                and all(off(pv, said[0]) for pv in same)
+                and (
+                    specific
+                    or (_same_thing(point, sentence, quantity) and _same_case(point, sentence))
+                )
+            ):
                 return True
     return False
+
+
+_CLAUSE = re.compile(r"[,;:]\s*|\s+(?:and|while|whereas|but|so)\s+|\.\s+")
+# Words around a number that say nothing of what it measures.
+_BARE = {"about", "around", "roughly", "nearly", "almost", "only", "just", "each", "per", "some"}
+_BARE |= {"is", "was", "are", "gives", "gets", "over", "it", "they", "which", "there", "you"}
+
+
+def _contexts(text: str, quantity: str) -> list[set[str]]:
+    """The words of each clause that gives a number of the quantity, the number itself left
+    out: what that number is of ("tokenized data is about 4 TB" -> tokenized, data)."""
+    out, before = [], set()
+    for clause in _CLAUSE.split(text):
+        # A clause that names nothing is about the one before ("..., which is 50 GB/s").
+        said = terms(_NUMBER.sub(" ", clause))
+        words = {stem(w) for w in said if w not in _BARE and w not in _VALUES} or before
+        if any(q == quantity for q, _ in quantities(clause, ranges=True)):
+            out.append(words)
+        before = words
+    return out
+
+
+# A bare count, such as how many GPUs: "On 64 GPUs the run takes about 15 days".
+_BARE_COUNT = re.compile(r"(?<![\w.,^$])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.%]*[\w%])")
+
+
+def _counts(text: str) -> set[str]:
+    spelled = _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text)
+    return set(_BARE_COUNT.findall(_NUMBER.sub(" ", _SCIENTIFIC.sub(" ", spelled))))
+
+
+def _same_case(point: str, sentence: str) -> bool:
+    """Neither gives a bare count the other does not share: "On 256 H100s that's roughly
+    five days" is another case than "On 64 GPUs the run takes about 15 days"."""
+    mine, theirs = _counts(point), _counts(sentence)
+    return not (mine and theirs) or bool(mine & theirs)
+
+
+def _same_thing(point: str, sentence: str, quantity: str) -> bool:
+    """The sentence's number may be of what the point's is: its clause says nothing else, or
+    shares a word with the clause of one of the point's numbers. "Tokenized data is about 4 TB"
+    says nothing against "checkpoints of about 420 GB each"."""
+    said = _contexts(sentence, quantity)
+    if not said or not said[0]:  # "It's 200 Gb/s."
+        return True
+    return any(not own or own & said[0] for own in _contexts(point, quantity))
 
 
 def _far(a: float, b: float) -> bool:
@@ -135,3 +202,24 @@ def _far(a: float, b: float) -> bool:
 
 def _orders_apart(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 10
+
+
+def numbers_like(sentence: str, point: str, wrong: str) -> int:
+    """-1 when the sentence gives a number the misconception gives and the point does not
+    ("about 600 GB/s per GPU" against the point's 900 GB/s and the misconception's 600), 1 when
+    it gives the point's and not the misconception's, 0 when its numbers decide neither. The
+    NLI model reads "600 GB/s" and "900 GB/s" as near enough to entail each other."""
+    point_has, wrong_has = quantities(point, ranges=True), quantities(wrong, ranges=True)
+    for quantity, value in quantities(sentence):
+        # Only a quantity both give: "95%" from the question is in its misconceptions too.
+        if quantity not in {q for q, _ in point_has} & {q for q, _ in wrong_has}:
+            continue
+        right = any(_close(v, value) for q, v in point_has if q == quantity)
+        wrongly = any(_close(v, value) for q, v in wrong_has if q == quantity)
+        if right != wrongly:
+            return 1 if right else -1
+    return 0
+
+
+def _close(a: float, b: float) -> bool:
+    return a > 0 and b > 0 and max(a, b) / min(a, b) < 1.15

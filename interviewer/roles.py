@@ -82,6 +82,13 @@ def swapped_roles(point: str, sentence: str) -> str | None:
     return _role_taken(point, subject, by_subject, set(by_subject))
 
 
+_WEAK_AT = re.compile(
+    r"\b(?:loses|lags(?:\s+behind)?|struggles|falls\s+behind|(?:is\s+)?(?:worse|weaker|poor))"
+    r"\s+(?:at|on|in|for|with)\s+[^,;.]*",
+    re.I,
+)
+
+
 def _role_taken(
     point: str,
     subject: str,
@@ -93,7 +100,9 @@ def _role_taken(
     subject's own do (`shared` words count for neither)."""
     if subject not in by_subject:
         return None
-    words = set(terms(point)) - {subject} - set(shared)
+    # Neither what the point says its subject is bad at ("loses on serial logic") nor the
+    # other things' own names ("slower than a CPU core") is a role the subject holds.
+    words = set(terms(_WEAK_AT.sub("", point))) - {subject} - set(shared) - set(by_subject)
     own = len(words & by_subject[subject])
     for other in others & set(by_subject) - {subject, ""}:
         if len(words & by_subject[other]) >= max(2, 2 * own + 1):

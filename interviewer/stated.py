@@ -12,6 +12,7 @@ from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
 from .disagreement import counterexample, denies, opposed
 from .exact import compares_other
+from .quantities import numbers_like
 from .roles import about_another, binds_like, contrasted, names_subject
 from .thresholds import Thresholds
 
@@ -37,7 +38,15 @@ def stated_misconceptions(
             def over(a: Ask) -> float:
                 return float(p(a)[0] - probs[a[0] + 1][0])
 
+            point = point_of.get(wrong.contradicts, "")
             sure = [a for a in asked if p(a)[0] >= th.stated and over(a) >= th.stated_margin]
+            # Or sure by its numbers: the model reads "600 GB/s" as entailing "900 GB/s" too.
+            sure = sure or [
+                a
+                for a in asked
+                if p(a)[0] >= th.stated
+                and numbers_like(case.sentences[a[1]], point, wrong.text) < 0
+            ]
             best = max(sure or asked, key=over)
             pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
             against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
@@ -64,8 +73,8 @@ def stated_misconceptions(
             # Nor can either model tell which named thing a word belongs to: where the sentence
             # gives the names the point's words it says the point, where the misconception's,
             # that, however the probabilities and similarities fall.
-            binds = binds_like(
-                case.sentences[said_at], point_of.get(wrong.contradicts, ""), wrong.text
+            binds = binds_like(case.sentences[said_at], point, wrong.text) or numbers_like(
+                case.sentences[said_at], point, wrong.text
             )
             said = (
                 (clearly or agreeing or (binds < 0 and pe >= th.stated))
@@ -77,9 +86,7 @@ def stated_misconceptions(
                 and not denies(wrong.text, case.sentences[said_at])
                 and not compares_other(wrong.text, case.sentences[said_at])
                 and not contrasted(wrong.text, case.sentences[said_at])
-                and not counterexample(
-                    wrong.text, point_of.get(wrong.contradicts, ""), case.sentences[said_at]
-                )
+                and not counterexample(wrong.text, point, case.sentences[said_at])
             )
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))

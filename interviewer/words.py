@@ -12,6 +12,18 @@ def terms(text: str) -> list[str]:
     return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
 
 
+def stem(word: str) -> str:
+    """A word's crude stem, so that "running" meets "run" and "synchronization" meets
+    "synchronizes": endings cut, then at most six letters."""
+    for end in ("ing", "ed", "es", "s"):
+        if len(word) > len(end) + 2 and word.endswith(end) and not word.endswith("ss"):
+            word = word[: -len(end)]
+            break
+    if len(word) > 3 and word[-1] == word[-2]:
+        word = word[:-1]
+    return word[:6]
+
+
 ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
 
 # Number formats (FP16, BF16, INT4, E4M3): what a size or a speed is of.

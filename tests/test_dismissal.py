@@ -93,3 +93,71 @@ def test_a_confident_answer_that_waves_the_fix_away_is_wrong(built_index):
     assert any(c.startswith("\"loss scaling isn't needed") for c in bad.wrong_claims)
     assert [c.point_id for c in bad.claims if c.verdict == "contradicted"] == ["loss-scaling"]
     assert good.wrong_claims == () and good.score >= 3
+
+
+STREAM = [
+    "A CUDA stream is an ordered queue of GPU operations, and work within one stream runs in "
+    "the order it was issued.",
+    "Operations in different streams can run concurrently and overlap with each other.",
+]
+QAT = [
+    "Post-training quantization quantizes an already-trained model, using a small calibration "
+    "set to choose scales and zero-points.",
+    "Quantization-aware training inserts fake quantization into the forward pass during "
+    "training or fine-tuning, so the model learns weights that are robust to quantization.",
+]
+
+
+@pytest.mark.parametrize(
+    "points,question,sentence,found",
+    [
+        # Stop 45's fresh set: denials said of "it", the thing asked about, in plain words.
+        (
+            STREAM,
+            "What does a CUDA stream do?",
+            "It has nothing to do with running work concurrently; the GPU executes everything "
+            "one operation at a time.",
+            1,
+        ),
+        (
+            QAT,
+            "What is the difference between QAT and PTQ?",
+            "Despite the name it doesn't involve any retraining or fine-tuning of the model.",
+            1,
+        ),
+        # A condition, and a named subject that may rightly deny it of itself: no denial.
+        (
+            QAT,
+            "What is the difference between QAT and PTQ?",
+            "If it doesn't involve any fine-tuning of the model, it is PTQ.",
+            None,
+        ),
+        (
+            QAT,
+            "What is the difference between QAT and PTQ?",
+            "PTQ doesn't involve any fine-tuning of the model.",
+            None,
+        ),
+    ],
+)
+def test_a_denial_of_what_the_question_is_about_contradicts_its_point(
+    points, question, sentence, found
+):
+    assert dismissed_points(points, [sentence], question) == (
+        {} if found is None else {found: sentence}
+    )
+
+
+def test_a_point_that_itself_denies_the_thing_agrees_and_a_condition_is_no_denial():
+    """The rubrics' own texts: the point says "has nothing to do with"; a model answer's
+    "If you don't need all that context" is a condition."""
+    ckpt = [
+        "Activation checkpointing recomputes activations in the backward pass to save memory.",
+        "Despite the name, it has nothing to do with saving model checkpoints to storage for "
+        "fault tolerance.",
+    ]
+    said = ["Despite the name, it has nothing to do with saving model checkpoints to disk."]
+    assert dismissed_points(ckpt, said, "What is activation checkpointing?") == {}
+    context = ["Sequence parallelism splits the context across GPUs when it does not fit."]
+    said = ["If you don't need all that context, truncate or chunk it."]
+    assert dismissed_points(context, said, "How do you train with long context?") == {}

@@ -5,7 +5,7 @@ other side of a scope (within a node or across nodes, inside each SM or across t
 
 import pytest
 
-from interviewer.roles import swapped_binding, swapped_kinds
+from interviewer.roles import swapped_binding, swapped_kinds, swapped_roles
 from interviewer.scope import scope_flipped
 from interviewer.things import bindings
 
@@ -153,3 +153,28 @@ def test_a_fresh_sets_traded_answers_are_wrong(bank_grader, question, answer, mo
     graded = bank_grader(question)(answer)[0]
     assert graded.score <= most
     assert any(wrong_point in w for w in graded.wrong_claims), graded.wrong_claims
+
+
+def test_what_a_point_says_its_subject_is_bad_at_is_no_role_it_holds():
+    """Stop 45's fresh set: a right hedged answer was told it swapped GPU and CPU, since the
+    point's "GPU ... loses on serial logic" gave the GPU "serial", and "than a CPU core" gave
+    the CPU's own name as a GPU word."""
+    point = (
+        "Each GPU core is individually slower than a CPU core, so the GPU wins by orders of "
+        "magnitude on a big matmul but loses on serial logic."
+    )
+    said = (
+        "A GPU has thousands of simpler cores and runs tons of threads at once, whereas a CPU "
+        "has relatively few big cores that are good at serial, branchy stuff with big caches."
+    )
+    assert swapped_roles(point, said) is None
+    # The roles still trade where they do.
+    assert (
+        swapped_roles(
+            "Tensor Cores are matrix units that do a small matrix multiply-accumulate per "
+            "instruction.",
+            "CUDA cores are the matrix units: each one does a small matrix multiply-accumulate "
+            "per instruction, and Tensor Cores are scalar.",
+        )
+        == "exact:swapped"
+    )

@@ -176,7 +176,10 @@ _BARE_COUNT = re.compile(r"(?<![\w.,^$])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![
 
 def _counts(text: str) -> set[str]:
     spelled = _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text)
-    return set(_BARE_COUNT.findall(_NUMBER.sub(" ", _SCIENTIFIC.sub(" ", spelled))))
+    with_units = (_SCIENTIFIC, _TIMES, _RANGE, _NUMBER)
+    for pattern in with_units:
+        spelled = pattern.sub(" ", spelled)
+    return set(_BARE_COUNT.findall(spelled))
 
 
 def _same_case(point: str, sentence: str) -> bool:
@@ -205,20 +208,21 @@ def _orders_apart(a: float, b: float) -> bool:
 
 
 def numbers_like(sentence: str, point: str, wrong: str) -> int:
-    """-1 when the sentence gives a number the misconception gives and the point does not
-    ("about 600 GB/s per GPU" against the point's 900 GB/s and the misconception's 600), 1 when
-    it gives the point's and not the misconception's, 0 when its numbers decide neither. The
-    NLI model reads "600 GB/s" and "900 GB/s" as near enough to entail each other."""
+    """-1 when the sentence gives numbers the misconception gives and none the point gives
+    ("about 600 GB/s per GPU" against the point's 900 GB/s and the misconception's 600), 1 the
+    other way round, 0 when its numbers decide neither. The NLI model reads "600 GB/s" and
+    "900 GB/s" as near enough to entail each other."""
     point_has, wrong_has = quantities(point, ranges=True), quantities(wrong, ranges=True)
+    # Only a quantity both give: "95%" from the question is in its misconceptions too.
+    both = {q for q, _ in point_has} & {q for q, _ in wrong_has}
+    sides = set()
     for quantity, value in quantities(sentence):
-        # Only a quantity both give: "95%" from the question is in its misconceptions too.
-        if quantity not in {q for q, _ in point_has} & {q for q, _ in wrong_has}:
-            continue
-        right = any(_close(v, value) for q, v in point_has if q == quantity)
-        wrongly = any(_close(v, value) for q, v in wrong_has if q == quantity)
-        if right != wrongly:
-            return 1 if right else -1
-    return 0
+        if quantity in both:
+            right = any(_close(v, value) for q, v in point_has if q == quantity)
+            wrongly = any(_close(v, value) for q, v in wrong_has if q == quantity)
+            if right != wrongly:
+                sides.add(1 if right else -1)
+    return sides.pop() if len(sides) == 1 else 0
 
 
 def _close(a: float, b: float) -> bool:

@@ -9,6 +9,7 @@ import re
 
 from .order import turned_round
 from .quantities import number_off
+from .things import names_in
 from .words import ENTITY, terms
 
 _ANTONYMS = [
@@ -243,6 +244,31 @@ def compares_other(claim: str, sentence: str) -> bool:
         bool(of)
         and not mentions(sentence, of)
         and all((o := attached(sentence, w)) and not mentions(claim, o) for w in theirs)
+    )
+
+
+_FAVOURS = re.compile(
+    r"\b("
+    + "|".join(sorted(map(re.escape, {*_OPPOSITE, "better", "worse"}), key=len, reverse=True))
+    + r")\b[^.;]*?\bthan\s+(?:the\s+|a\s+|an\s+)?([A-Za-z0-9][\w+\-]*)",
+    re.I,
+)
+
+
+def favours_other(claim: str, sentence: str) -> bool:
+    """The claim says one named thing beats another ("PTQ usually gives better low-bit
+    accuracy than QAT"); the sentence gives the other the same word and never names the first
+    ("Probably QAT gives better accuracy"). The NLI model reads the two as one claim."""
+    m = _FAVOURS.search(claim)
+    mine, theirs = names_in(claim), names_in(sentence)
+    if not m or not mine or not theirs:
+        return False
+    word, beaten = m.group(1).lower(), m.group(2).lower()
+    return (
+        beaten in mine[1:]
+        and theirs[0] == beaten
+        and mine[0] not in theirs
+        and re.search(rf"\b{word}\b", sentence, re.I) is not None
     )
 
 

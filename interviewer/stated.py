@@ -3,6 +3,7 @@ sentences and the checks that tell a misconception from the point it inverts."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
@@ -11,9 +12,10 @@ import numpy as np
 from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
 from .disagreement import counterexample, denies, opposed
-from .exact import compares_other
+from .exact import compares_other, favours_other
 from .quantities import numbers_like
 from .roles import about_another, binds_like, contrasted, names_subject
+from .things import names_in
 from .thresholds import Thresholds
 
 
@@ -85,6 +87,8 @@ def stated_misconceptions(
                 and not opposed(wrong.text, case.sentences[said_at])
                 and not denies(wrong.text, case.sentences[said_at])
                 and not compares_other(wrong.text, case.sentences[said_at])
+                and not favours_other(wrong.text, case.sentences[said_at])
+                and not _baseline(wrong.text, case.sentences[said_at])
                 and not contrasted(wrong.text, case.sentences[said_at])
                 and not counterexample(wrong.text, point, case.sentences[said_at])
             )
@@ -116,3 +120,19 @@ def _restates_instead(
         to_wrong = max(to_wrong, float(case.wrong_verbatim[i, k]))
     margin = 0.0 if confusable else th.nearer_point
     return (near >= th.verbatim and near > to_wrong) or near >= to_wrong + margin
+
+
+# "Normally you'd have to copy the data into pinned host memory first": what happens without
+# the thing asked about, said to explain it.
+_WITHOUT = re.compile(
+    r"^\W*(?:(?:so|and|but)\s+)?(?:normally|traditionally|conventionally|otherwise|classically"
+    r"|without\s+(?:it|this|that|them))\b",
+    re.I,
+)
+
+
+def _baseline(wrong: str, sentence: str) -> bool:
+    """The sentence describes the case without the misconception's subject, which it never
+    names: "Normally ... you'd copy through host memory" says nothing of GPUDirect RDMA."""
+    mine = names_in(wrong)
+    return bool(_WITHOUT.match(sentence)) and bool(mine) and mine[0] not in names_in(sentence)

@@ -287,3 +287,24 @@ def test_roles_traded_after_an_opening_phrase_and_through_a_pronoun():
     assert swapped_binding(SHARE_MPS, swapped, [SHARE_MIG]) == "exact:swapped"
     assert swapped_binding(SHARE_MIG, right, [SHARE_MPS]) is None
     assert swapped_binding(SHARE_MPS, right, [SHARE_MIG]) is None
+
+
+def test_a_sentence_that_favours_the_thing_a_misconception_puts_second_does_not_state_it():
+    """Stop 45's fresh set: "Probably QAT gives better accuracy" entailed "PTQ usually gives
+    better low-bit accuracy than QAT" at 0.93, and two right answers were told it was wrong."""
+    from interviewer.exact import favours_other
+
+    wrong = "PTQ usually gives better low-bit accuracy than QAT."
+    assert favours_other(wrong, "Probably QAT gives better accuracy, especially at 4-bit.")
+    assert not favours_other(wrong, "PTQ gives better accuracy than QAT.")
+    assert not favours_other(wrong, "QAT gives worse accuracy than PTQ.")
+
+
+def test_what_happens_without_the_thing_is_no_claim_about_it():
+    """Stop 45's fresh set: a right answer explained GPUDirect RDMA by the copy it avoids."""
+    from interviewer.stated import _baseline
+
+    wrong = "GPUDirect RDMA first copies the data into pinned host memory and the NIC sends it."
+    assert _baseline(wrong, "Normally you'd have to copy the data into pinned host memory first.")
+    assert not _baseline(wrong, "Normally GPUDirect RDMA copies the data into host memory first.")
+    assert not _baseline(wrong, "It copies the data into pinned host memory first.")

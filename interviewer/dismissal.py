@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .exact import _NEGATION
 from .words import stem, terms
@@ -77,8 +78,14 @@ def _stems(text: str) -> set[str]:
 def dismissed(sentence: str) -> list[str]:
     """The things a sentence says do not help, matter or relate, stated flatly (no question,
     no limiting "alone", "with BF16", "if ...")."""
+    return list(_dismissed(sentence))
+
+
+# Each answer sentence is read against every rubric a batch grades it by.
+@lru_cache(maxsize=8192)
+def _dismissed(sentence: str) -> tuple[str, ...]:
     if sentence.rstrip().endswith("?"):
-        return []
+        return ()
     out = []
     for m in _DISMISSAL.finditer(sentence):
         thing = _LEADING.sub("", m.group(1).strip())
@@ -95,7 +102,7 @@ def dismissed(sentence: str) -> list[str]:
         for m in pattern.finditer(sentence)
         if not _LIMITED_WITHIN.search(m.group(1)) and not _CONDITION.match(_before(sentence, m))
     ]
-    return [t for t in out if set(terms(t)) - _VAGUE]
+    return tuple(t for t in out if set(terms(t)) - _VAGUE)
 
 
 def _before(sentence: str, m: re.Match[str]) -> str:

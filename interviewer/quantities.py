@@ -159,7 +159,8 @@ _BARE |= {"is", "was", "are", "gives", "gets", "over", "it", "they", "which", "t
 def _contexts(text: str, quantity: str) -> list[set[str]]:
     """The words of each clause that gives a number of the quantity, the number itself left
     out: what that number is of ("tokenized data is about 4 TB" -> tokenized, data)."""
-    out, before = [], set()
+    out: list[set[str]] = []
+    before: set[str] = set()
     for clause in _CLAUSE.split(text):
         # A clause that names nothing is about the one before ("..., which is 50 GB/s").
         said = terms(_NUMBER.sub(" ", clause))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TERM = re.compile(r"[A-Za-z][A-Za-z0-9+\-]*\d[A-Za-z0-9+\-]*|[A-Z][A-Za-z0-9+\-]{1,}|[a-z]{3,}")
 _SKIP = {"than", "the", "and", "that", "this", "with", "for", "are", "has", "have", "its", "use"}
@@ -12,6 +13,7 @@ def terms(text: str) -> list[str]:
     return [t.lower() for t in _TERM.findall(text) if t.lower() not in _SKIP]
 
 
+@lru_cache(maxsize=16384)
 def stem(word: str) -> str:
     """A word's crude stem, so that "running" meets "run" and "synchronization" meets
     "synchronizes": endings cut, then at most six letters."""

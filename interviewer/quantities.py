@@ -24,6 +24,12 @@ _VALUES = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ei
 _VALUES |= {"nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
 _VALUES |= {"forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
 _SPELLED = re.compile(rf"\b({'|'.join(_VALUES)})(?=[\s-]+{_UNIT})", re.I)
+
+
+def _in_digits(text: str) -> str:
+    return _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text)
+
+
 # "60-90%", "60 to 90 %": a range of one quantity.
 _RANGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)\s*" + _UNIT, re.I)
 # "3.6 × 10^23" and "3.6e21" written out, so that they meet each other as numbers.
@@ -98,7 +104,7 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
         low, high, unit = float(m.group(1)), float(m.group(2)), m.group(3)
         return f"{low:g}{unit} {high:g}{unit}" if ranges else f"{(low + high) / 2:g}{unit}"
 
-    text = _RANGE.sub(one_range, _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text))
+    text = _RANGE.sub(one_range, _in_digits(text))
     for n, u in _NUMBER.findall(text):
         # "400 Gb/s" is bits (a link's rate), "50 GB/s" bytes.
         unit = u[0].lower() + "bps" if re.fullmatch(r"[TGM]b/s", u) else u.lower()
@@ -176,11 +182,10 @@ _BARE_COUNT = re.compile(r"(?<![\w.,^$])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![
 
 
 def _counts(text: str) -> set[str]:
-    spelled = _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text)
-    with_units = (_SCIENTIFIC, _TIMES, _RANGE, _NUMBER)
-    for pattern in with_units:
-        spelled = pattern.sub(" ", spelled)
-    return set(_BARE_COUNT.findall(spelled))
+    text = _in_digits(text)
+    for with_unit in (_SCIENTIFIC, _TIMES, _RANGE, _NUMBER):
+        text = with_unit.sub(" ", text)
+    return set(_BARE_COUNT.findall(text))
 
 
 def _same_case(point: str, sentence: str) -> bool:

@@ -202,10 +202,13 @@ def main() -> None:
         "input": head(x[given], y[given], w[given], USE_INPUT)
         | {"trained_on": "mohler dev + saf train", "use": USE_INPUT},
     }
-    # The claim-verdict settings are chosen afterwards by evals/tune_claims.py: keep them.
+    # The claim-verdict settings and the stretch are chosen afterwards by evals/tune_claims.py
+    # and evals/calibrate.py: keep them.
     previous = json.loads(MODEL_FILE.read_text("utf-8")) if MODEL_FILE.exists() else {}
     kept = {
-        k: previous[k] for k in ("verdict_weight", "thresholds", "claims_tuned_on") if k in previous
+        k: previous[k]
+        for k in ("verdict_weight", "thresholds", "claims_tuned_on", "stretch", "stretch_tuned_on")
+        if k in previous
     }
     MODEL_FILE.write_text(
         json.dumps(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .exact import attached, mentions, relation_sign, same_quantities
+from .exact import mentions, moves, relation_sign, same_quantities
 from .quantities import quantities
 from .words import FORMAT, formats, terms
 
@@ -20,11 +20,6 @@ _DENIAL = re.compile(
     r"hardly|rarely|seldom)\b",
     re.I,
 )
-_UP = r"increas\w*|grow\w*|grew|rais\w*|rises?|more|many|higher|larger"
-_DOWN = r"decreas\w*|reduc\w*|shrink\w*|lower\w*|fewer|few|less|smaller"
-_MOVE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
-
-
 def disagree(point: str, sentence: str) -> bool:
     """Whether the texts visibly disagree: one denies what the other asserts (two or more of
     the words it denies), their first change goes opposite ways, or the same unit gets
@@ -55,38 +50,12 @@ def _changed_apart(point: str, sentence: str) -> bool:
     """The point's first change and the sentence's go opposite ways: the sentence's change of
     the same thing where it names one ("lower occupancy with more registers" against "the more
     registers ..., the fewer warps fit"), else its first."""
-    p_moves, s_moves = _moves(point), _moves(sentence)
+    p_moves, s_moves = moves(point), moves(sentence)
     if not p_moves or not s_moves:
         return False
     p_dir, p_of = p_moves[0]
     same = [d for d, of in s_moves if p_of and of and of[:4] == p_of[:4]]
     return p_dir != (same[0] if same else s_moves[0][0])
-
-
-def opposed(claim: str, sentence: str) -> bool:
-    """The sentence moves the quantities the claim names in a relation of the other sign
-    ("lower occupancy with more registers" against "more registers raise occupancy"), or the
-    one it shares the other way: it says the opposite of the claim, whatever words they share."""
-    said: dict[str, str] = {}
-    got: dict[str, str] = {}
-    for moves, text in ((said, claim), (got, sentence)):
-        for d, of in _moves(text):
-            if of:  # a thing's first change is what the text says of it
-                moves.setdefault(of[:4], d)
-    shared = [k for k in said if k in got]
-
-    def sign(moves: dict[str, str]) -> int:
-        return 1 if sum(moves[k] == "down" for k in shared) % 2 == 0 else -1
-
-    return bool(shared) and sign(said) != sign(got)
-
-
-def _moves(text: str) -> list[tuple[str, str]]:
-    """Each change word's direction ("up", "down") and the content word it qualifies."""
-    return [
-        ("up" if m.group("up") else "down", attached(text[m.start() :], m.group(0).lower()))
-        for m in _MOVE.finditer(text)
-    ]
 
 
 def _denied(text: str) -> set[str]:

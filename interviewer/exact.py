@@ -93,12 +93,23 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # fewer registers each thread uses, the more warps fit" against "more resident warps
         # hide latency"): its opposite word is about something else.
         agrees = p_cmp in sc and bool(_qualified(point, p_cmp) & _qualified(sentence, p_cmp))
+        # Nor where the sentence turns a condition round too ("faster at lower occupancy"
+        # against "raising occupancy ... making the kernel slower"), or puts the point's thing
+        # on the other side of a converse ("the dot sits below the roof" against "the roof
+        # above it"): both say the same relation from the other end.
+        # (A comparative that itself moves a quantity, "higher bandwidth and lower capacity",
+        # is a property like the other: both turned round are both wrong.)
+        turned_condition = not _MOVE.fullmatch(p_cmp) and opposed(
+            _less(point, p_cmp), _less(sentence, s_cmp)
+        )
+        converse = turned_condition or _converse(point, p_cmp, sentence, s_cmp)
         if (
             s_cmp in _OPPOSITE.get(p_cmp, set())
             and same_side
             and not swapped
             and same_thing
             and not agrees
+            and not converse
         ):
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
@@ -328,3 +339,66 @@ def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
     if left and right:
         return left, right
     return set(terms(before)), set(terms(after))
+
+
+_UP = r"increas\w*|grow\w*|grew|rais\w*|rises?|more|many|higher|larger"
+_DOWN = r"decreas\w*|reduc\w*|shrink\w*|lower\w*|fewer|few|less|smaller"
+_MOVE = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.I)
+
+
+def opposed(claim: str, sentence: str) -> bool:
+    """The sentence moves the quantities the claim names in a relation of the other sign
+    ("lower occupancy with more registers" against "more registers raise occupancy"), or the
+    one it shares the other way: it says the opposite of the claim, whatever words they share."""
+    said: dict[str, str] = {}
+    got: dict[str, str] = {}
+    for found, text in ((said, claim), (got, sentence)):
+        for d, of in moves(text):
+            if of:  # a thing's first change is what the text says of it
+                found.setdefault(of[:4], d)
+    shared = [k for k in said if k in got]
+
+    def sign(found: dict[str, str]) -> int:
+        return 1 if sum(found[k] == "down" for k in shared) % 2 == 0 else -1
+
+    return bool(shared) and sign(said) != sign(got)
+
+
+def moves(text: str) -> list[tuple[str, str]]:
+    """Each change word's direction ("up", "down") and the content word it qualifies."""
+    return [
+        ("up" if m.group("up") else "down", attached(text[m.start() :], m.group(0).lower()))
+        for m in _MOVE.finditer(text)
+    ]
+
+
+def _less(text: str, word: str) -> str:
+    """The text without its first use of a word (a comparative is no condition of itself)."""
+    return re.sub(rf"\b{re.escape(word)}\b", " ", text, count=1, flags=re.I)
+
+
+_DETERMINER = re.compile(r"^(?:the|a|an|it|its|this|that|your|my|our|their)$", re.I)
+
+
+def _next_noun(words: list[str]) -> str:
+    """The first word that is not a determiner or a pronoun ("" when none)."""
+    return next((w for w in words if not _DETERMINER.match(w)), "")
+
+
+def _converse(point: str, p_cmp: str, sentence: str, s_cmp: str) -> bool:
+    """The thing just before one text's comparative is the thing just after the other's:
+    "the roof above it" and "the dot sits below the roof" relate the roof the same way."""
+
+    def around(text: str, word: str) -> tuple[str, str]:
+        m = re.search(rf"\b{re.escape(word)}\b", text, re.I)
+        if m is None:
+            return "", ""
+        before = re.findall(r"[\w-]+", text[: m.start()].lower())[-2:]
+        after = re.findall(r"[\w-]+", text[m.end() :].lower())[:3]
+        return (before[-1] if before and not _DETERMINER.match(before[-1]) else ""), _next_noun(
+            after
+        )
+
+    p_before, p_after = around(point, p_cmp)
+    s_before, s_after = around(sentence, s_cmp)
+    return bool(p_before and p_before == s_after) or bool(s_before and s_before == p_after)

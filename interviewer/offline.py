@@ -388,7 +388,7 @@ class OfflineGrader:
         return Provenance(
             grader="offline",
             model=f"{m.name} + {self.embedder.name}",
-            settings={"verdict_weight": m.verdict_weight},
+            settings={"verdict_weight": m.verdict_weight, "stretch": m.stretch},
             rubric=rubric,
             claim_checker=nli.name if nli is not None else "similarity only (no NLI weights)",
         )
@@ -408,8 +408,9 @@ class OfflineGrader:
         if checked is None:  # no key point could be made from the material
             return no_reference(refs, self.provenance())
         verdicts, origin = checked
-        w = self.model.verdict_weight["input" if an.best and an.best.kind == "input" else "bank"]
-        estimate = (1 - w) * pred + w * 5.0 * verdicts.coverage
+        kind = "input" if an.best and an.best.kind == "input" else "bank"
+        w = self.model.verdict_weight[kind]
+        estimate = self.model.calibrated((1 - w) * pred + w * 5.0 * verdicts.coverage, kind)
         return from_verdicts(
             verdicts,
             estimate,

@@ -11,8 +11,8 @@ import numpy as np
 
 from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import StatedMisconception, Wrong
-from .disagreement import counterexample, denies, opposed
-from .exact import compares_other, favours_other
+from .disagreement import counterexample, denies
+from .exact import compares_other, favours_other, opposed
 from .quantities import numbers_like
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import names_in

@@ -332,6 +332,41 @@ def test_a_relation_read_from_either_end_is_the_same_relation(point, sentence, f
     assert exact_contradiction(point, sentence) == found
 
 
+ROOF = (
+    "The vertical gap between your kernel's point and the roof above it shows how much headroom "
+    "remains and which roof you are chasing."
+)
+SPILLS = (
+    "Raising occupancy by cutting registers or shared memory per thread can force register "
+    "spills to local memory and reduce data reuse, making the kernel slower."
+)
+
+
+@pytest.mark.parametrize(
+    "point,sentence,found",
+    [
+        # Right answers of a fresh set (stop 46) told they were wrong: the roof's converse, and
+        # the condition turned round with the comparative.
+        (ROOF, "How far the dot sits below the roof shows how much room is left.", None),
+        (
+            SPILLS,
+            "Often a kernel is faster at lower occupancy because each thread uses more registers "
+            "or shared memory to reuse data.",
+            None,
+        ),
+        # ... while the comparative turned round alone is still wrong.
+        (SPILLS, "Raising occupancy by cutting registers makes the kernel faster.", "exact:comparative"),
+        (
+            "HBM has higher bandwidth than GDDR.",
+            "HBM has lower bandwidth than GDDR.",
+            "exact:comparative",
+        ),
+    ],
+)
+def test_a_converse_or_a_turned_condition_says_the_same(point, sentence, found):
+    assert exact_contradiction(point, sentence) == found
+
+
 FP8_FORMATS = "There are two FP8 formats, E4M3 with more precision and E5M2 with more range."
 
 
@@ -808,7 +843,7 @@ def test_opposite_words_about_another_thing_are_no_contradiction():
     uses, the more warps fit" says "more warps" as the point does; its "fewer" is about
     registers. And "lower occupancy with more registers" states the opposite of the
     misconception "more registers raise occupancy", not the misconception."""
-    from interviewer.disagreement import opposed
+    from interviewer.exact import opposed
 
     fewer_registers = (
         "It is limited by registers: the fewer registers each thread uses, the more warps fit."

@@ -45,6 +45,12 @@ def test_a_filler_is_stripped_and_a_connective_kept(said, kept):
             ["In FP16 the weights are 140 GB, more than one GPU"],
             "the KV cache grows. So shard.",
         ),
+        (  # a sentence's last segment with no joiner before it (fresh set, stop 46)
+            "Third, the DCGM exporter so you can see GPU usage and health. For training you'd "
+            "want a gang scheduler.",
+            ["GPU usage and health."],
+            "Third, the DCGM exporter so you can see. For training you'd want a gang scheduler.",
+        ),
     ],
 )
 def test_a_segment_set_aside_leaves_its_sentences_full_stop(answer, drop, left):

@@ -141,3 +141,38 @@ def test_a_grade_does_not_depend_on_what_it_is_batched_with(offline):
     grader.nli.clear()
     alone = [grader.grade_many([(Q, a, refs)])[0] for a in answers]
     assert together == alone
+
+
+def test_the_stretch_lifts_an_estimate_above_its_knee_only():
+    from interviewer.fitted import Model
+
+    m = Model({}, 0.6, 0.1, stretch={"bank": (2.5, 2.0)})
+    assert m.calibrated(2.0, "bank") == 2.0  # below the knee: as fitted
+    assert m.calibrated(3.0, "bank") == 3.5
+    assert m.calibrated(4.5, "bank") == 5.0  # capped at the top of the scale
+    assert m.calibrated(3.0, "input") == 3.0  # a head without a stretch: as fitted
+
+
+WRONG = (
+    "HBM is the slower, cheaper option: it has lower bandwidth than GDDR. GDDR6X is what "
+    "datacenter GPUs like the H100 use, because it is the faster memory."
+)
+
+
+def test_the_shipped_stretch_raises_a_right_answer_and_never_a_wrong_one(offline):
+    """A right answer's estimate is stretched up; a wrong claim still caps the score after."""
+    from dataclasses import replace
+
+    settings, index, grader = offline
+    shipped = grader.model
+    assert shipped.stretch.get("bank"), "evals/calibrate.py chose no stretch"
+    try:
+        grader._model = replace(shipped, stretch={})
+        plain_full, plain_wrong = g(offline, FULL), g(offline, WRONG)
+    finally:
+        grader._model = shipped
+    full, wrong = g(offline, FULL), g(offline, WRONG)
+    assert full.expected_score is not None and plain_full.expected_score is not None
+    assert full.expected_score >= plain_full.expected_score and full.score >= plain_full.score
+    assert wrong.wrong_claims and wrong.score <= 1 and plain_wrong.score <= 1
+    assert full.provenance.settings["stretch"] == shipped.stretch

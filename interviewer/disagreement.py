@@ -20,6 +20,8 @@ _DENIAL = re.compile(
     r"hardly|rarely|seldom)\b",
     re.I,
 )
+
+
 def disagree(point: str, sentence: str) -> bool:
     """Whether the texts visibly disagree: one denies what the other asserts (two or more of
     the words it denies), their first change goes opposite ways, or the same unit gets

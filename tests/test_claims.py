@@ -355,7 +355,11 @@ SPILLS = (
             None,
         ),
         # ... while the comparative turned round alone is still wrong.
-        (SPILLS, "Raising occupancy by cutting registers makes the kernel faster.", "exact:comparative"),
+        (
+            SPILLS,
+            "Raising occupancy by cutting registers makes the kernel faster.",
+            "exact:comparative",
+        ),
         (
             "HBM has higher bandwidth than GDDR.",
             "HBM has lower bandwidth than GDDR.",

@@ -163,7 +163,7 @@ def test_the_shipped_stretch_raises_a_right_answer_and_never_a_wrong_one(offline
     """A right answer's estimate is stretched up; a wrong claim still caps the score after."""
     from dataclasses import replace
 
-    settings, index, grader = offline
+    grader = offline[2]
     shipped = grader.model
     assert shipped.stretch.get("bank"), "evals/calibrate.py chose no stretch"
     try:

@@ -364,12 +364,19 @@ def opposed(claim: str, sentence: str) -> bool:
     return bool(shared) and sign(said) != sign(got)
 
 
+# "fewer, larger micro-batches": the first of two comparatives qualifies the same thing.
+_NEXT_COMPARATIVE = re.compile(r"\s*,\s*([a-z]+er)\b", re.I)
+
+
 def moves(text: str) -> list[tuple[str, str]]:
     """Each change word's direction ("up", "down") and the content word it qualifies."""
-    return [
-        ("up" if m.group("up") else "down", attached(text[m.start() :], m.group(0).lower()))
-        for m in _MOVE.finditer(text)
-    ]
+    out = []
+    for m in _MOVE.finditer(text):
+        of = attached(text[m.start() :], m.group(0).lower())
+        if not of and (nxt := _NEXT_COMPARATIVE.match(text, m.end())):
+            of = attached(text[nxt.start(1) :], nxt.group(1).lower())
+        out.append(("up" if m.group("up") else "down", of))
+    return out
 
 
 def _less(text: str, word: str) -> str:

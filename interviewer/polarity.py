@@ -285,7 +285,23 @@ _PER = re.compile(
 _NOT_UNITS = {"the", "a", "an", "each", "every", "one", "cent", "unit", "second", "token"}
 
 
+# Said the long way: "bytes a kernel moves per floating-point operation" is bytes per FLOP.
+_LONG_WAY = (
+    (re.compile(r"\bfloating[- ]point operations?\b", re.I), "FLOP"),
+    (
+        re.compile(
+            r"\b(?:a|the|each|your)\s+(?:kernel|program|model|layer|GPU)\s+(?:moves|transfers|"
+            r"reads|writes|loads|stores|computes|executes|performs|processes|generates)\b",
+            re.I,
+        ),
+        "moved",
+    ),
+)
+
+
 def _rates(text: str) -> set[tuple[str, str]]:
+    for pattern, short in _LONG_WAY:
+        text = pattern.sub(short, text)
     return {
         (a.lower(), b.lower())
         for a, b in _PER.findall(text)

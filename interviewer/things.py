@@ -36,12 +36,21 @@ BIND_SPLIT = re.compile(r"[.;:!?]\s+|,\s*|\s+(?:and|while|whereas|but)\s+")
 _WEAK = {"more", "less", "much", "very", "also", "only", "both", "each", "other", "there", "than"}
 
 
+# A count with its magnitude ("70B" parameters, "4K" context, "8x" GPUs) is a number.
+_COUNT = re.compile(r"\d+(?:\.\d+)?[kmbtx]")
+
+
 def names_in(text: str) -> list[str]:
     """Named things (HBM, FP16, E4M3, H100, NVLink), not numbers or units."""
     out = []
     for n in ENTITY.findall(text):
         n = n.lower().strip("+-")
-        if any(ch.isalpha() for ch in n) and len(n) >= 2 and n not in _UNITS:
+        if (
+            any(ch.isalpha() for ch in n)
+            and len(n) >= 2
+            and n not in _UNITS
+            and not _COUNT.fullmatch(n)
+        ):
             out.append(n)
     return out
 

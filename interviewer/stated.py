@@ -10,13 +10,15 @@ from functools import partial
 import numpy as np
 
 from .case import Ask, Case, asserts, nearest_part, nearness
-from .claims import StatedMisconception, Wrong
+from .claims import Claim, StatedMisconception, Wrong
 from .disagreement import counterexample, denies
 from .exact import compares_other, favours_other, opposed
+from .features import STOP
 from .quantities import numbers_like
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import names_in
 from .thresholds import Thresholds
+from .words import stem, terms
 
 
 def stated_misconceptions(
@@ -78,8 +80,13 @@ def stated_misconceptions(
             binds = binds_like(case.sentences[said_at], point, wrong.text) or numbers_like(
                 case.sentences[said_at], point, wrong.text
             )
+            own_point = next((c for c in case.claims if c.id == wrong.contradicts), None)
             said = (
                 (clearly or agreeing or (binds < 0 and pe >= th.stated))
+                and (
+                    binds < 0
+                    or _says_what_it_adds(wrong, own_point, case.sentences[said_at], case.question)
+                )
                 and binds <= 0
                 and asserts(case, best[1])
                 and not about_another(wrong.text, case.sentences[said_at])
@@ -136,3 +143,57 @@ def _baseline(wrong: str, sentence: str) -> bool:
     names: "Normally ... you'd copy through host memory" says nothing of GPUDirect RDMA."""
     mine = names_in(wrong)
     return bool(_WITHOUT.match(sentence)) and bool(mine) and mine[0] not in names_in(sentence)
+
+
+# Words too common to tell a misconception from its point: function words (the fitted model's
+# stop list), and what paraphrases say in passing.
+_PLAIN = STOP | frozenset(
+    [
+        "basically",
+        "really",
+        "actually",
+        "totally",
+        "pretty",
+        "simply",
+        "definitely",
+        "like",
+        "kind",
+        "sort",
+        "thing",
+        "things",
+        "way",
+        "stuff",
+        "see",
+        "mean",
+        "means",
+        "want",
+        "doing",
+        "make",
+        "makes",
+        "get",
+        "gets",
+        "got",
+        "one",
+        "every",
+        "just",
+    ]
+)
+
+
+def _says_what_it_adds(wrong: Wrong, point: Claim | None, sentence: str, question: str) -> bool:
+    """The sentence shares a word that the misconception (or a paraphrase of it) has and its
+    key point's texts and the question do not: a misconception differs from its point in what
+    it adds ("no downside", "the default kube-scheduler", "an nvidia-smi bug"). The model reads
+    a right sentence that shares only the point's words as stating it (0.85: "utilization is
+    sampled, so short bursts show near 0%" for "the GPU must be busy, so 0% can only be an
+    nvidia-smi bug"). True where the misconception adds no word of its own."""
+    if point is None:
+        return True
+
+    def stems(texts: Sequence[str]) -> set[str]:
+        return {stem(t) for x in texts for t in terms(x) if len(t) > 2 and t not in _PLAIN}
+
+    adds = stems((wrong.text, *wrong.alternatives)) - stems(
+        (point.text, *point.alternatives, question)
+    )
+    return not adds or bool(adds & stems((sentence,)))

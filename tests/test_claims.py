@@ -842,6 +842,19 @@ WARPS = "More resident warps let the scheduler switch to ready warps, which hide
 MORE_REGISTERS = "Giving each thread more registers raises occupancy."
 
 
+def test_two_comparatives_before_a_noun_both_qualify_it():
+    """ "fewer, larger micro-batches" makes micro-batches fewer: a sentence that says to use as
+    few as possible moves them the same way (fresh set, stop 46: the misconception was set
+    aside as said the opposite way)."""
+    from interviewer.exact import moves, opposed
+
+    wrong = "Using fewer, larger micro-batches reduces the bubble."
+    said = "Use as few micro-batches as possible, since deeper pipelines have smaller bubbles."
+    assert moves(wrong)[0] == ("down", "micro-batches")
+    assert not opposed(wrong, said)
+    assert opposed(wrong, "Using more micro-batches reduces the bubble.")
+
+
 def test_opposite_words_about_another_thing_are_no_contradiction():
     """Found in the app: a right occupancy answer scored 1. "The fewer registers each thread
     uses, the more warps fit" says "more warps" as the point does; its "fewer" is about

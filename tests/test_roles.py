@@ -289,6 +289,17 @@ def test_a_sentence_that_opens_on_a_condition_and_names_another_thing_is_about_i
     assert not about_another(wrong, "It gives each tenant hardware-isolated memory.")
 
 
+def test_a_count_with_its_magnitude_is_no_named_thing():
+    """ "A 70B model in FP16 needs about 70 GB" is about FP16 weights, as is a sentence that never
+    says "70B" (fresh set, stop 46: the misconception was set aside as about another thing)."""
+    from interviewer.things import names_in
+
+    wrong = "A 70B model in FP16 needs about 70 GB, so it fits on a single 80 GB GPU."
+    said = "At FP16 each parameter is one byte, so the weights are ~70 GB and fit on one H100."
+    assert names_in("a 70B model, 4K context, 8x H100, a PCIe x16 slot") == ["h100", "pcie", "x16"]
+    assert not about_another(wrong, said)
+
+
 @pytest.mark.parametrize(
     "question,answer,scores,wrong_point",
     [

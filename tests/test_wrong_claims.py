@@ -143,6 +143,9 @@ def test_a_count_of_bits_is_no_formats_size():
         ("Arithmetic intensity is bytes moved per FLOP.", 1),
         ("Arithmetic intensity is FLOPs per byte of memory traffic.", 0),
         ("It is FLOPs per byte, not bytes per FLOP.", 0),
+        # Said the long way (fresh set, stop 46).
+        ("It is the number of bytes a kernel moves per floating-point operation.", 1),
+        ("It is the floating-point operations a kernel performs per byte it moves.", 0),
     ],
 )
 def test_a_rate_the_other_way_up(sentence, upside_down):

@@ -368,15 +368,32 @@ def opposed(claim: str, sentence: str) -> bool:
 _NEXT_COMPARATIVE = re.compile(r"\s*,\s*([a-z]+er)\b", re.I)
 
 
+# A verb of change with no object after it changes its subject: "the bubble grows as ...".
+_CHANGE_VERB = re.compile(r"(?:increas|grow|grew|rais|rise|decreas|reduc|shrink)\w*", re.I)
+_NO_OBJECT = re.compile(
+    r"\s*(?:[,.;:!?)]|$|(?:as|when|with|because|if|since|so|and|but|by|linearly|quickly|over|"
+    r"during|until|once|too|accordingly|proportionally)\b)",
+    re.I,
+)
+
+
 def moves(text: str) -> list[tuple[str, str]]:
     """Each change word's direction ("up", "down") and the content word it qualifies."""
     out = []
     for m in _MOVE.finditer(text):
-        of = attached(text[m.start() :], m.group(0).lower())
+        word = m.group(0).lower()
+        if _CHANGE_VERB.fullmatch(word) and _NO_OBJECT.match(text, m.end()):
+            before = [t for t in terms(text[: m.start()]) if t not in _NOT_THINGS]
+            of = before[-1] if before else ""
+        else:
+            of = attached(text[m.start() :], word)
         if not of and (nxt := _NEXT_COMPARATIVE.match(text, m.end())):
             of = attached(text[nxt.start(1) :], nxt.group(1).lower())
         out.append(("up" if m.group("up") else "down", of))
     return out
+
+
+_NOT_THINGS = frozenset({"it", "its", "they", "this", "that", "which", "also", "only", "then"})
 
 
 def _less(text: str, word: str) -> str:

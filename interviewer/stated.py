@@ -146,54 +146,39 @@ def _baseline(wrong: str, sentence: str) -> bool:
 
 
 # Words too common to tell a misconception from its point: function words (the fitted model's
-# stop list), and what paraphrases say in passing.
-_PLAIN = STOP | frozenset(
-    [
-        "basically",
-        "really",
-        "actually",
-        "totally",
-        "pretty",
-        "simply",
-        "definitely",
-        "like",
-        "kind",
-        "sort",
-        "thing",
-        "things",
-        "way",
-        "stuff",
-        "see",
-        "mean",
-        "means",
-        "want",
-        "doing",
-        "make",
-        "makes",
-        "get",
-        "gets",
-        "got",
-        "one",
-        "every",
-        "just",
-    ]
+# stop list) but those that give a direction, and what paraphrases say in passing.
+_DIRECTION = frozenset(
+    {"more", "less", "few", "most", "no", "not", "above", "below", "before", "after", "same"}
+)
+_PLAIN = (STOP - _DIRECTION) | frozenset(
+    {
+        *("basically", "really", "actually", "totally", "pretty", "simply", "definitely"),
+        *("like", "kind", "sort", "thing", "things", "way", "stuff", "see", "mean", "means"),
+        *("want", "doing", "make", "makes", "get", "gets", "got", "one", "every", "just"),
+    }
 )
 
 
+# "fewer micro-batches" and "as few micro-batches as possible" say the same.
+_BASE = {"fewer": "few", "fewest": "few", "lesser": "less", "least": "less"}
+
+
 def _says_what_it_adds(wrong: Wrong, point: Claim | None, sentence: str, question: str) -> bool:
-    """The sentence shares a word that the misconception (or a paraphrase of it) has and its
-    key point's texts and the question do not: a misconception differs from its point in what
-    it adds ("no downside", "the default kube-scheduler", "an nvidia-smi bug"). The model reads
-    a right sentence that shares only the point's words as stating it (0.85: "utilization is
-    sampled, so short bursts show near 0%" for "the GPU must be busy, so 0% can only be an
-    nvidia-smi bug"). True where the misconception adds no word of its own."""
+    """The sentence shares a word that the misconception (or one of its paraphrases) adds to
+    its key point's texts and the question: a misconception differs from its point in what it
+    adds ("no downside", "the default kube-scheduler", "an nvidia-smi bug", "more mantissa
+    bits"). The model reads a right sentence that shares only the point's words as stating it
+    (0.85: "utilization is sampled, so short bursts show near 0%" for "the GPU must be busy,
+    so 0% can only be an nvidia-smi bug"). True where one of its texts adds no word."""
     if point is None:
         return True
 
-    def stems(texts: Sequence[str]) -> set[str]:
-        return {stem(t) for x in texts for t in terms(x) if len(t) > 2 and t not in _PLAIN}
+    def stems(text: str) -> set[str]:
+        return {stem(_BASE.get(t, t)) for t in terms(text) if len(t) > 1 and t not in _PLAIN}
 
-    adds = stems((wrong.text, *wrong.alternatives)) - stems(
-        (point.text, *point.alternatives, question)
+    known = set().union(*map(stems, (point.text, *point.alternatives, question)))
+    said = stems(sentence)
+    return any(
+        not (adds := stems(text) - known) or adds & said
+        for text in (wrong.text, *wrong.alternatives)
     )
-    return not adds or bool(adds & stems((sentence,)))

@@ -85,7 +85,8 @@ def stated_misconceptions(
                 (clearly or agreeing or (binds < 0 and pe >= th.stated))
                 and (
                     binds < 0
-                    or _says_what_it_adds(wrong, own_point, case.sentences[said_at], case.question)
+                    # (of what the model read: a whole short answer read as one premise)
+                    or _says_what_it_adds(wrong, own_point, case.sentences[best[1]], case.question)
                 )
                 and binds <= 0
                 and asserts(case, best[1])

@@ -853,6 +853,11 @@ def test_two_comparatives_before_a_noun_both_qualify_it():
     assert moves(wrong)[0] == ("down", "micro-batches")
     assert not opposed(wrong, said)
     assert opposed(wrong, "Using more micro-batches reduces the bubble.")
+    # A change verb with no object changes its subject (in-domain dev: "The bubble grows as you
+    # add more micro-batches" states the misconception, not its opposite).
+    grows = "The bubble grows as you add more micro-batches, so use as few as possible."
+    assert moves(grows)[0] == ("up", "bubble")
+    assert not opposed(wrong, grows)
 
 
 def test_opposite_words_about_another_thing_are_no_contradiction():

@@ -311,3 +311,26 @@ def test_what_happens_without_the_thing_is_no_claim_about_it():
     assert _baseline(wrong, "Normally you'd have to copy the data into pinned host memory first.")
     assert not _baseline(wrong, "Normally GPUDirect RDMA copies the data into host memory first.")
     assert not _baseline(wrong, "It copies the data into pinned host memory first.")
+
+
+def test_a_misconception_is_stated_only_with_a_word_it_adds_to_its_point():
+    """The model read right sentences that share only the point's words as stating the
+    misconception (fresh set, stop 46: 0.85 for "utilization is sampled ..." against "... an
+    nvidia-smi bug"); a sentence that states one shares a word it adds, a direction word too."""
+    from interviewer.claims import Claim, Wrong
+    from interviewer.stated import _says_what_it_adds
+
+    q = "nvidia-smi shows the GPU at 0% but your job is clearly running. Why?"
+    point = Claim(
+        "io", "The job is likely data-loading bound, so the GPU sits idle between batches."
+    )
+    bug = Wrong("If the job is running, the GPU must be busy, so 0% can only be a bug.", "io")
+    sampled = "Utilization is sampled, so very short occasional kernels can show near 0%."
+    assert not _says_what_it_adds(bug, point, sampled, q)
+    assert _says_what_it_adds(bug, point, "A running job keeps the GPU busy; 0% is a bug.", q)
+    bf16 = Claim("precision", "BF16 has less precision than FP16, 7 mantissa bits against 10.")
+    more = Wrong("BF16 has more mantissa bits than FP16, so it is more precise.", "precision")
+    assert _says_what_it_adds(more, bf16, "BF16 has more mantissa bits, so it's more precise.", q)
+    # A misconception that adds no word of its own is left to the other checks.
+    same = Wrong("BF16 has 10 mantissa bits.", "precision")
+    assert _says_what_it_adds(same, bf16, "Anything at all.", q)

@@ -149,7 +149,8 @@ def _baseline(wrong: str, sentence: str) -> bool:
 # Words too common to tell a misconception from its point: function words (the fitted model's
 # stop list) but those that give a direction, and what paraphrases say in passing.
 _DIRECTION = frozenset(
-    {"more", "less", "few", "most", "no", "not", "above", "below", "before", "after", "same"}
+    {"more", "less", "few", "most", "no", "not", "only", "all"}
+    | {"above", "below", "before", "after", "same"}
 )
 _PLAIN = (STOP - _DIRECTION) | frozenset(
     {
@@ -167,10 +168,10 @@ _BASE = {"fewer": "few", "fewest": "few", "lesser": "less", "least": "less"}
 def _says_what_it_adds(wrong: Wrong, point: Claim | None, sentence: str, question: str) -> bool:
     """The sentence shares a word that the misconception (or one of its paraphrases) adds to
     its key point's texts and the question: a misconception differs from its point in what it
-    adds ("no downside", "the default kube-scheduler", "an nvidia-smi bug", "more mantissa
-    bits"). The model reads a right sentence that shares only the point's words as stating it
-    (0.85: "utilization is sampled, so short bursts show near 0%" for "the GPU must be busy,
-    so 0% can only be an nvidia-smi bug"). True where one of its texts adds no word."""
+    adds ("no downside", "the default kube-scheduler", "more mantissa bits", "shards only the
+    optimizer states"). The model reads a right sentence that shares only the point's words as
+    stating it (0.86: "many GPU workloads are limited by how fast data can be moved ..." for
+    "Shared memory is slower than global memory"). True where one of its texts adds no word."""
     if point is None:
         return True
 

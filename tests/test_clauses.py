@@ -51,6 +51,11 @@ def test_a_filler_is_stripped_and_a_connective_kept(said, kept):
             ["GPU usage and health."],
             "Third, the DCGM exporter so you can see. For training you'd want a gang scheduler.",
         ),
+        (  # both segments of a sentence set aside leave nothing of it, not its "!"
+            "GDDR is cheaper. Hope you're having a good day, and thanks for the chat!",
+            ["Hope you're having a good day", "thanks for the chat!"],
+            "GDDR is cheaper.",
+        ),
     ],
 )
 def test_a_segment_set_aside_leaves_its_sentences_full_stop(answer, drop, left):

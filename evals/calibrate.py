@@ -19,26 +19,18 @@ from dataclasses import replace
 
 import numpy as np
 
-from interviewer.config import Settings
-from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
 from interviewer.fitted import MODEL_FILE
-from interviewer.index import open_index
-from interviewer.ingest import ingest
-from interviewer.offline import OfflineGrader
 from interviewer.references import gather
+
+from .tune_claims import BLIND, offline_grader
 
 KNEES = (2.0, 2.25, 2.5, 2.75, 3.0, 3.25, 3.5, 4.0)
 SLOPES = (1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)
-BLIND = "evals/data/claims_blind.jsonl"
 
 
 def main() -> None:
-    settings = Settings()
-    embedder = default_embedder()
-    ingest(settings, embedder)
-    index = open_index(settings, embedder)
-    grader = OfflineGrader(embedder, index=index)
+    settings, index, grader = offline_grader()
     base = grader.model
     items = [i for name in ("indomain", BLIND) for i in load(name, settings) if i.part == "dev"]
     triples = [

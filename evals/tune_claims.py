@@ -24,7 +24,7 @@ from interviewer.config import Settings
 from interviewer.embeddings import default_embedder
 from interviewer.evaldata import load
 from interviewer.fitted import MODEL_FILE
-from interviewer.index import open_index
+from interviewer.index import Index, open_index
 from interviewer.ingest import ingest
 from interviewer.metrics import f1_scores, qwk
 from interviewer.offline import OfflineGrader
@@ -48,12 +48,17 @@ SB_SAMPLE = 900
 BLIND = "evals/data/claims_blind.jsonl"
 
 
-def main() -> None:
+def offline_grader() -> tuple[Settings, Index, OfflineGrader]:
+    """The settings, the built index and the offline grader that a tuning script grades with."""
     settings = Settings()
     embedder = default_embedder()
     ingest(settings, embedder)
     index = open_index(settings, embedder)
-    grader = OfflineGrader(embedder, index=index)
+    return settings, index, OfflineGrader(embedder, index=index)
+
+
+def main() -> None:
+    settings, index, grader = offline_grader()
     base = grader.model
     rng = random.Random(1234)
     sb = [i for i in load("scientsbank", settings) if i.part == "dev"]

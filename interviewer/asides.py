@@ -327,6 +327,6 @@ def without(answer: str, parts: Sequence[str]) -> str:
     answer = re.sub(joined + r"\0([.!?])", r"\1", answer)
     # Elsewhere the segment goes and its sentence keeps its end: "... so you can see GPU
     # usage and health. For training ..." less "GPU usage and health." must not run on.
-    answer = re.sub(r"(^|[.!?]\s+)(?:\0\s*)+[.!?]?\s*", r"\1", answer)  # a whole sentence
+    answer = re.sub(r"(^|[.!?]\s+)(?:\0[.!?]?\s*)+", r"\1", answer)  # whole sentences
     answer = re.sub(rf"(?:{joined})?\0([.!?]?)\s*", r"\1 ", answer)
     return re.sub(r"\s+([,;.])", r"\1", " ".join(answer.split()))

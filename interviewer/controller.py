@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -25,6 +26,14 @@ from .rubrics import KeyPoint
 from .session import Plan, Prompt, Session, question_result
 from .speech import Transcriber, Transcript
 from .store import Store
+
+# The chat renders Markdown: a candidate's "~160 MB/s per node ... ~20 GB/s" was struck through.
+_MARKDOWN = re.compile(r"([\\`*_~\[\]#|<>])")
+
+
+def as_typed(text: str) -> str:
+    """A candidate's answer shown as typed, its Markdown characters escaped."""
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def new_key() -> str:
@@ -112,7 +121,7 @@ class Controller:
             if t.skipped:
                 chat.append({"role": "user", "content": "(skipped)"})
                 continue
-            chat.append({"role": "user", "content": t.answer or "(empty)"})
+            chat.append({"role": "user", "content": as_typed(t.answer) or "(empty)"})
             if t.grade:
                 if closed_after(session, n):
                     result = question_result(session.turns[: n + 1], t.prompt.question_id)
@@ -215,7 +224,7 @@ class Controller:
                 events.put(("error", e))
 
         threading.Thread(target=work, daemon=True).start()
-        chat = [*before.chat, {"role": "user", "content": text or "(empty)"}]
+        chat = [*before.chat, {"role": "user", "content": as_typed(text) or "(empty)"}]
         yield View(
             before.session_id,
             [*chat, {"role": "assistant", "content": "Grading…"}],

@@ -67,6 +67,24 @@ def test_a_double_submit_after_the_grade_is_refused_not_graded_again(controller)
     assert stored is not None and len(stored.turns) == 1
 
 
+def test_an_answer_is_shown_as_typed_not_as_markdown(controller):
+    """Found in the browser: "~160 MB/s per node ... ~20 GB/s" was struck through; the answer
+    is stored as typed and shown with its Markdown characters escaped."""
+    from interviewer.controller import as_typed
+
+    typed = "About ~160 MB/s per node but ~20 GB/s in all; no_sync() on 2*3 ranks."
+    assert as_typed(typed) == (
+        "About \\~160 MB/s per node but \\~20 GB/s in all; no\\_sync() on 2\\*3 ranks."
+    )
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "deep dive", 3)
+    controller.answer(owner, view.session_id, typed, view.turns)
+    stored = controller.store.load(view.session_id)
+    assert stored is not None and stored.turns[0].answer == typed
+    shown = controller.open(owner, view.session_id).chat
+    assert {"role": "user", "content": as_typed(typed)} in shown
+
+
 def test_an_answer_over_the_limit_is_refused_before_it_is_shown_as_graded(controller):
     owner = owner_of("browser-a")
     view = controller.start(owner, [], "easy", "phone screen", 2)

@@ -12,18 +12,25 @@ from . import claims as cl
 from .disagreement import opening
 from .records import ClaimResult, Grade, Provenance, ReferenceSet
 
+MISSED_CAP = 4.4
+
 
 def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, float]:
     """(score, unrounded) by the grading scale. `estimate` is a grader's own 0-5 estimate of
     how much correct content the answer has (the offline grader's fitted model); without one,
     the weighted coverage of the key points decides. Wrong claims then cap it:
-    a contradicted core point (or a misconception about one) caps at 1 (0 when nothing else is
-    right), a contradicted supporting point at 3, two or more wrong points at 2."""
+    a missed key point holds it under 5; a contradicted core point (or a misconception about
+    one) caps at 1 (0 when nothing else is right), a contradicted supporting point at 3, two or
+    more wrong points at 2."""
     points = verdicts.points
     if not points:
         return 0, 0.0
     cov = verdicts.coverage
     raw = 5.0 * cov if estimate is None else float(estimate)
+    # 5 is "covers every key point": a missed one holds it at 4, however high the estimate
+    # (a stretched estimate had read "Complete answer. You covered 4 of 5 key points.").
+    if any(p.verdict == "missed" for p in points):
+        raw = min(raw, MISSED_CAP)
     wrong = verdicts.wrong_points()
     by_id = {p.claim.id: p for p in points}
     core_wrong = any(by_id[w].claim.core for w in wrong if w in by_id)

@@ -7,13 +7,14 @@ from __future__ import annotations
 from interviewer.session import FOLLOW_UP_UNDER, MODE_INFO, Plan
 
 
-def core_answer(engine, starts: str):
-    """A phone screen on one question, answered with its core points only."""
+def core_answer(engine, starts: str, first_only: bool = False):
+    """A phone screen on one question, answered with its core points only (or the first)."""
     q = next(q for q in engine.bank.questions if q.text.startswith(starts))
     rubric = engine.rubric(q)
     s = engine.start(Plan((), "easy", 2, "phone screen"))
     s.current = engine._ask(q)
-    out = engine.answer(s, " ".join(k.text for k in rubric.ordered() if k.weight == "core"))
+    core = [k.text for k in rubric.ordered() if k.weight == "core"]
+    out = engine.answer(s, core[0] if first_only else " ".join(core))
     missed = {c.point_id for c in out.turn.grade.claims if c.verdict == "missed"}
     return s, out, missed
 
@@ -23,12 +24,12 @@ def test_the_label_says_the_threshold_the_engine_uses():
     assert "a 4 or 5 moves on" in MODE_INFO and "Deep dive: up to two" in MODE_INFO
 
 
-def test_a_4_with_a_minor_point_missed_moves_on_and_a_3_gets_one_follow_up(engine):
+def test_a_4_with_a_minor_point_missed_moves_on_and_a_3_or_less_gets_one_follow_up(engine):
     _, four, missed = core_answer(engine, "What is the difference between HBM and GDDR")
     assert four.turn.grade.score == 4 and missed  # the trial's case: a supporting point missed
     assert four.decision == "harder" and four.next.kind == "question"
-    s, three, missed = core_answer(engine, "What is gradient checkpointing?")
-    assert three.turn.grade.score == FOLLOW_UP_UNDER - 1
+    s, three, missed = core_answer(engine, "What is gradient checkpointing?", first_only=True)
+    assert 1 < three.turn.grade.score <= FOLLOW_UP_UNDER - 1
     assert three.decision == "follow-up" and three.next.focus in missed
     after = engine.answer(s, "It matters when activations do not fit.")
     assert after.next is None or after.next.kind == "question"  # one follow-up at most

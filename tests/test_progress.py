@@ -82,9 +82,9 @@ def test_an_open_questions_points_are_not_due_until_it_closes(timed_controller):
     view = ctl.start(owner, ["memory"], "easy", "phone screen", 2)
     session = ctl.store.load(view.session_id)
     qid = session.current.question_id
-    model = ctl.engine.rubric(ctl.engine.bank.get(qid)).model_answer
-    first = model.split(". ")[0] + "."
-    view = ctl.answer(owner, view.session_id, first, view.turns)
+    # A wrong answer: the phone screen follows it up, so the question stays open.
+    wrong = ctl.engine.rubric(ctl.engine.bank.get(qid)).misconceptions[0].text
+    view = ctl.answer(owner, view.session_id, wrong, view.turns)
     session = ctl.store.load(view.session_id)
     assert session.current is not None and session.current.question_id == qid
     assert session.current.kind == "follow_up"

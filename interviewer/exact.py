@@ -377,6 +377,9 @@ _NO_OBJECT = re.compile(
 )
 
 
+_NOT_THINGS = frozenset({"it", "its", "they", "this", "that", "which", "also", "only", "then"})
+
+
 def moves(text: str) -> list[tuple[str, str]]:
     """Each change word's direction ("up", "down") and the content word it qualifies."""
     out = []
@@ -393,20 +396,12 @@ def moves(text: str) -> list[tuple[str, str]]:
     return out
 
 
-_NOT_THINGS = frozenset({"it", "its", "they", "this", "that", "which", "also", "only", "then"})
-
-
 def _less(text: str, word: str) -> str:
     """The text without its first use of a word (a comparative is no condition of itself)."""
     return re.sub(rf"\b{re.escape(word)}\b", " ", text, count=1, flags=re.I)
 
 
 _DETERMINER = re.compile(r"^(?:the|a|an|it|its|this|that|your|my|our|their)$", re.I)
-
-
-def _next_noun(words: list[str]) -> str:
-    """The first word that is not a determiner or a pronoun ("" when none)."""
-    return next((w for w in words if not _DETERMINER.match(w)), "")
 
 
 def _converse(point: str, p_cmp: str, sentence: str, s_cmp: str) -> bool:
@@ -419,9 +414,8 @@ def _converse(point: str, p_cmp: str, sentence: str, s_cmp: str) -> bool:
             return "", ""
         before = re.findall(r"[\w-]+", text[: m.start()].lower())[-2:]
         after = re.findall(r"[\w-]+", text[m.end() :].lower())[:3]
-        return (before[-1] if before and not _DETERMINER.match(before[-1]) else ""), _next_noun(
-            after
-        )
+        noun = next((w for w in after if not _DETERMINER.match(w)), "")
+        return (before[-1] if before and not _DETERMINER.match(before[-1]) else ""), noun
 
     p_before, p_after = around(point, p_cmp)
     s_before, s_after = around(sentence, s_cmp)

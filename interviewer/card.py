@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .interview import Engine
-from .report import delivery_lines, point_line, wrong_line
+from .report import as_typed, delivery_lines, point_line, wrong_line
 from .session import Session, Turn, question_result
 
 FLAG_WORDS = {
@@ -114,7 +114,7 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
     qid = turn.prompt.question_id
     rubric = engine.rubric_for(qid)
     result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", result.feedback, ""]
+    lines = [f"### Score {result.score}/5", "", as_typed(result.feedback), ""]
     lines += [note, ""] if note else []
     lines += _delivery(engine, turn)
     if g.flags:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import queue
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -21,19 +20,11 @@ from .errors import InputError, InterviewerError
 from .grader import too_long
 from .interview import Engine
 from .progress import due, review_schedule, review_summary, topic_progress, weak_topics
-from .report import printable_html, question_scores, to_json, to_markdown, topic_scores
+from .report import as_typed, printable_html, question_scores, to_json, to_markdown, topic_scores
 from .rubrics import KeyPoint
 from .session import Plan, Prompt, Session, question_result
 from .speech import Transcriber, Transcript
 from .store import Store
-
-# The chat renders Markdown: a candidate's "~160 MB/s per node ... ~20 GB/s" was struck through.
-_MARKDOWN = re.compile(r"([\\`*_~\[\]#|<>])")
-
-
-def as_typed(text: str) -> str:
-    """A candidate's answer shown as typed, its Markdown characters escaped."""
-    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def new_key() -> str:

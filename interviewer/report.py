@@ -8,6 +8,7 @@ missed key points with their sources), and shows the model answers.
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections import defaultdict
 from collections.abc import Callable
@@ -23,6 +24,19 @@ from .words import terms
 
 RubricOf = Callable[[Question], Rubric | None]
 NO_ATTEMPT = {"empty", "non_answer"}
+
+# The chat renders Markdown: a candidate's "~160 MB/s per node ... ~20 GB/s" was struck through.
+_MARKDOWN = re.compile(r"([\\`*_~\[\]#|<>])")
+
+
+def as_typed(text: str) -> str:
+    """A candidate's words shown as typed, their Markdown characters escaped."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def quoted(text: str) -> str:
+    """A candidate's answer as a Markdown quote: every line of it, as typed."""
+    return "\n".join(f"> {line}" for line in as_typed(text).split("\n"))
 
 
 def delivery_lines(turn: Turn, model_answer: str) -> list[str]:
@@ -187,7 +201,8 @@ def _verdict_line(mean: float | None) -> str:
 
 def wrong_line(said: str, point: str, source: str) -> str:
     """A wrong claim and its correction, as the grade card and the report show it."""
-    return f'- You said: "{said}" — in fact: {point}' + (f" _(source: {source})_" if source else "")
+    line = f'- You said: "{as_typed(said)}" — in fact: {point}'
+    return line + (f" _(source: {source})_" if source else "")
 
 
 def point_line(point: str, source: str, tag: str = "") -> str:
@@ -254,7 +269,7 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
                 continue
             if asked:  # a reply: the follow-up it answers comes first
                 lines += [f"**Follow-up:** {asked}", ""]
-            lines += [f"> {a or '(empty)'}", ""]
+            lines += [quoted(a) if a else "> (empty)", ""]
             if said:
                 lines += [f"_Delivery: {' '.join(said)}_", ""]
         if q["model_answer"]:

@@ -125,3 +125,25 @@ def test_a_skipped_follow_up_is_listed_under_its_question_marked_skipped(engine)
     assert f"**Follow-up:** {follow_up.text} — skipped" in section
     assert section.index(asked["answers"][0]) < section.index(follow_up.text)
     assert "(empty)" not in section
+
+
+def test_the_candidates_words_are_quoted_as_typed_on_the_card_and_in_the_report(engine):
+    """Markdown in an answer is shown, not rendered: a wrong claim's "*" made italics on the
+    card, and a second line of an answer fell out of the report's quote."""
+    s = engine.start(Plan(("memory",), "easy", 1, "rapid-fire"))
+    s.current = engine._ask(question(engine, "What is the difference between HBM and GDDR"))
+    answer = (
+        "HBM has *lower* bandwidth than GDDR, so it is the slower, cheaper option.\n"
+        "GDDR is the *stacked* memory."
+    )
+    engine.answer(s, answer)
+    card = grade_card(s, engine)[0]
+    said = next(line for line in card.splitlines() if line.startswith("- You said:"))
+    assert "HBM has \\*lower\\* bandwidth" in said
+    html = printable_html(card, "card")
+    assert "HBM has *lower* bandwidth" in html and "<em>lower</em>" not in html
+    engine.end(s)
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert "> HBM has \\*lower\\* bandwidth" in md and "> GDDR is the \\*stacked\\* memory." in md
+    html = printable_html(md, "report")
+    assert "GDDR is the *stacked* memory." in html and "<em>stacked</em>" not in html

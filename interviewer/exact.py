@@ -10,7 +10,7 @@ import re
 from .order import turned_round
 from .quantities import number_off
 from .things import names_in
-from .words import ENTITY, terms
+from .words import ENTITY, stem, terms
 
 _ANTONYMS = [
     ("higher", "lower"),
@@ -103,6 +103,11 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             _less(point, p_cmp), _less(sentence, s_cmp)
         )
         converse = turned_condition or _converse(point, p_cmp, sentence, s_cmp)
+        # A point that orders two events says both words ("gathers them just before they are
+        # used ... and frees them afterwards"): "freed after use" is its second event.
+        both_orders = p_cmp in ("before", "after") and bool(
+            _led_by(point, s_cmp) & _led_by(sentence, s_cmp)
+        )
         if (
             s_cmp in _OPPOSITE.get(p_cmp, set())
             and same_side
@@ -110,6 +115,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             and same_thing
             and not agrees
             and not converse
+            and not both_orders
         ):
             return "exact:comparative"
         if s_cmp == p_cmp and swapped:
@@ -121,8 +127,11 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     if p_neg != s_neg:
         pw, sw = p_words, s_words
         # What is denied must be what the other side asserts: "memory traffic, not compute"
-        # against a sentence that never mentions compute denies nothing it says.
-        denied = _negated_terms(point if p_neg else sentence)
+        # against a sentence that never mentions compute denies nothing it says. Nor is it
+        # denied where the denying side asserts it too, of another thing ("dynamic loss scaling
+        # handles [FP16's range] ...; BF16 ... needs no loss scaling").
+        negating = point if p_neg else sentence
+        denied = _negated_terms(negating) - _asserted_terms(negating)
         # ... and not what it too passes over: "judged by goodput, not the hourly price"
         # against "judged by goodput rather than hourly price".
         other = sentence if p_neg else point
@@ -326,6 +335,20 @@ def _negated_terms(text: str, cue: re.Pattern[str] = _NEGATION) -> set[str]:
     for m in cue.finditer(text):
         out.update(terms(" ".join(text[m.end() :].split()[:3])))
     return out
+
+
+def _led_by(text: str, word: str) -> set[str]:
+    """The stems of the three words before the word's first use ("frees them afterwards")."""
+    m = re.search(rf"\b{word}", text, re.I)
+    return {stem(t) for t in terms(" ".join(text[: m.start()].split()[-3:]))} if m else set()
+
+
+def _asserted_terms(text: str) -> set[str]:
+    """Content words outside the three words after each negation cue."""
+    return set(terms(_NEGATION.sub(lambda m: " ", _NEGATED.sub(" ", text))))
+
+
+_NEGATED = re.compile(_NEGATION.pattern + r"(?:\s+\S+){0,3}", re.I)
 
 
 def _sides(text: str, word: str) -> tuple[set[str], set[str]]:

@@ -199,10 +199,27 @@ def _same_thing(point: str, sentence: str, quantity: str) -> bool:
     """The sentence's number may be of what the point's is: its clause says nothing else, or
     shares a word with the clause of one of the point's numbers. "Tokenized data is about 4 TB"
     says nothing against "checkpoints of about 420 GB each"."""
+    # A number written as an adjective names what it measures: a "32-bit copy of the weights"
+    # is not FP32's "8-bit exponent".
+    of_said, of_own = _owned(sentence, quantity), _owned(point, quantity)
+    if of_said and of_own and not of_said & of_own:
+        return False
     said = _contexts(sentence, quantity)
     if not said or not said[0]:  # "It's 200 Gb/s."
         return True
     return any(not own or own & said[0] for own in _contexts(point, quantity))
+
+
+_ADJECTIVE = re.compile(r"\b\d+(?:\.\d+)?-[a-z]+\s+([a-z]+)", re.I)
+
+
+def _owned(text: str, quantity: str) -> set[str]:
+    """What each number of the quantity written as an adjective measures ("8-bit exponent")."""
+    return {
+        stem(m.group(1).lower())
+        for m in _ADJECTIVE.finditer(text)
+        if any(q == quantity for q, _ in quantities(m.group(0)))
+    }
 
 
 def _far(a: float, b: float) -> bool:

@@ -931,3 +931,33 @@ def test_a_thousands_separator_is_part_of_the_number():
         )
         == "exact:number"
     )
+
+
+def test_the_second_of_two_ordered_events_and_a_word_denied_of_another_thing_agree():
+    """Right sentences read as contradictions on the fresh set (stop 47): "freed after use"
+    against a point that gathers parameters "just before they are used" and frees them
+    "afterwards"; "needs dynamic loss scaling" of FP16 against a point that gives FP16 dynamic
+    loss scaling and says BF16 "needs no loss scaling"."""
+    zero3 = (
+        "ZeRO-3 all-gathers each layer's parameters on demand just before they are used in the "
+        "forward and backward passes and frees them afterwards."
+    )
+    right = "Parameters are all-gathered per layer just in time (prefetched, freed after use)."
+    assert exact_contradiction(zero3, right) is None
+    wrong = "ZeRO-3 all-gathers each layer's parameters after they are used in the backward pass."
+    assert exact_contradiction(zero3, wrong) == "exact:comparative"
+    fp16 = (
+        "FP16 has a narrow range so small gradients underflow, which dynamic loss scaling "
+        "handles by multiplying the loss; BF16 keeps FP32's exponent range and usually needs no "
+        "loss scaling."
+    )
+    said = "FP16: narrow exponent, so gradients underflow and it needs dynamic loss scaling."
+    assert exact_contradiction(fp16, said) is None
+    # Denied and not asserted elsewhere, still a contradiction.
+    assert (
+        exact_contradiction(
+            "Shared memory is not slower than global memory; it sits on the chip.",
+            "Shared memory is slower than global memory because it sits on the chip.",
+        )
+        == "exact:negation"
+    )

@@ -69,6 +69,7 @@ NOTICE = (
     "seconds on GCP or Azure)."
 )
 DAYS = "On 64 GPUs the run takes about 15 days of wall-clock time."
+BITS = "BF16 keeps FP32's 8-bit exponent range and usually needs no loss scaling."
 
 
 @pytest.mark.parametrize(
@@ -88,6 +89,9 @@ DAYS = "On 64 GPUs the run takes about 15 days of wall-clock time."
         # Another number of GPUs is another case.
         (DAYS, "On 256 H100s that's roughly five days of wall clock.", 0),
         (DAYS, "On 64 GPUs it takes about 2 days.", 1),
+        # A number written as an adjective names what it measures (fresh set, stop 47).
+        (BITS, "So you keep a 32-bit copy of the weights and do the loss in 32-bit.", 0),
+        (BITS, "BF16 keeps a 3-bit exponent, which is why it needs no loss scaling.", 1),
     ],
 )
 def test_a_number_is_read_against_the_points_number_of_the_same_thing(point, sentence, wrong):

@@ -331,6 +331,14 @@ def test_a_misconception_is_stated_only_with_a_word_it_adds_to_its_point():
     bf16 = Claim("precision", "BF16 has less precision than FP16, 7 mantissa bits against 10.")
     more = Wrong("BF16 has more mantissa bits than FP16, so it is more precise.", "precision")
     assert _says_what_it_adds(more, bf16, "BF16 has more mantissa bits, so it's more precise.", q)
+    # Words as said: a sentence naming the downside does not say there is none, and "only"
+    # goes with what it qualifies (stop 47: 0.91 and 0.81 on right answers).
+    pinned = Claim("limit", "Pinned memory is limited; pinning too much starves the OS.")
+    free = Wrong("Pinning has no downside, so pin as much as possible.", "limit")
+    q2 = "What is pinned host memory?"
+    assert not _says_what_it_adds(free, pinned, "The downside is that it's slower to allocate.", q2)
+    assert _says_what_it_adds(free, pinned, "There's really no downside to pinning.", q2)
+    assert not _says_what_it_adds(bug, point, "It only says whether any kernel was running.", q)
     # A misconception that adds no word of its own is left to the other checks.
     same = Wrong("BF16 has 10 mantissa bits.", "precision")
     assert _says_what_it_adds(same, bf16, "Anything at all.", q)

@@ -188,10 +188,11 @@ _CLAUSES = re.compile(r"[,;:.!?()]|\s[-–—]+\s|\bbut\b")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-]*")
 _NOT = re.compile(r"(?:(?<=ca)n|n)[’']t\b|(?<=can)not\b", re.I)
 _NEGATOR = frozenset({"no", "not", "never", "without", "none", "nothing", "neither", "nor"})
+_INTENSIFIER = frozenset({"real", "big", "major", "significant", "serious", "actual", "extra"})
 
 
 def _marked(text: str) -> set[str]:
-    """A text's words as it says them: a word under a negation is marked ("-downside"), and a
+    """A text's words as it says them: the word a negation takes is marked ("-downside"), and a
     direction word goes with the word it qualifies ("only>optim", "more>mantis": "0% can only
     be a bug" and "only says whether a kernel ran" share no word)."""
     out: set[str] = set()
@@ -199,7 +200,7 @@ def _marked(text: str) -> set[str]:
         # Two capitals are a name ("TP", "OS"); two small letters are not a word that tells.
         tokens = [t if len(t) == 2 and t.isupper() else t.lower() for t in _TOKEN.findall(clause)]
         tokens = [_BASE.get(t, t) for t in tokens]
-        negated = 0
+        negated = 0  # tokens left in a negation's reach; it takes the next content word
         for n, t in enumerate(tokens):
             if t in _NEGATOR:
                 negated = 3
@@ -210,6 +211,8 @@ def _marked(text: str) -> set[str]:
                 out.add(f"{t}>{stem(head.lower())}" if head else t)
             elif _content(t):
                 out.add(("-" if negated >= 0 else "") + stem(t.lower()))
+                if t not in _INTENSIFIER:  # "no real downside"
+                    negated = -1
     return out
 
 
@@ -217,5 +220,5 @@ def _content(token: str) -> bool:
     return (
         token not in _PLAIN
         and token not in _DIRECTION
-        and (len(token) > 2 or any(c.isdigit() for c in token))
+        and (len(token) > 2 or token.isupper() or any(c.isdigit() for c in token))
     )

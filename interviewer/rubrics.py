@@ -365,8 +365,10 @@ def lint(r: Rubric) -> list[str]:
         problems.append(f"{len(r.key_points)} key points (want 2-6)")
     if not any(k.weight == "core" for k in r.key_points):
         problems.append("no core key point")
-    if not 1 <= len(r.misconceptions) <= 4:
-        problems.append(f"{len(r.misconceptions)} misconceptions (want 1-4)")
+    # Each misconception a rubric knows is a wrong answer the grader can name (stop 47 took the
+    # built-in rubrics from 3-4 to 5-7).
+    if not 1 <= len(r.misconceptions) <= 8:
+        problems.append(f"{len(r.misconceptions)} misconceptions (want 1-8)")
     if not 2 <= len(r.hints) <= 3:
         problems.append(f"{len(r.hints)} hints (want 2-3)")
     if len(set(r.hints)) != len(r.hints):

@@ -86,7 +86,13 @@ def stated_misconceptions(
                 and (
                     binds < 0
                     # (of what the model read: a whole short answer read as one premise)
-                    or _says_what_it_adds(wrong, own_point, case.sentences[best[1]], case.question)
+                    or _says_what_it_adds(
+                        wrong,
+                        own_point,
+                        case.sentences[best[1]],
+                        case.question,
+                        case.sentences[said_at],
+                    )
                 )
                 and binds <= 0
                 and asserts(case, best[1])
@@ -156,7 +162,7 @@ _PLAIN = (STOP - _DIRECTION) | frozenset(
     {
         *("basically", "really", "actually", "totally", "pretty", "simply", "definitely"),
         *("like", "kind", "sort", "thing", "things", "way", "stuff", "see", "mean", "means"),
-        *("want", "doing", "make", "makes", "get", "gets", "got", "one", "every", "just"),
+        *("want", "doing", "make", "makes", "get", "gets", "got", "one", "every", "just", "much"),
     }
 )
 
@@ -165,7 +171,9 @@ _PLAIN = (STOP - _DIRECTION) | frozenset(
 _BASE = {"fewer": "few", "fewest": "few", "lesser": "less", "least": "less"}
 
 
-def _says_what_it_adds(wrong: Wrong, point: Claim | None, sentence: str, question: str) -> bool:
+def _says_what_it_adds(
+    wrong: Wrong, point: Claim | None, sentence: str, question: str, part: str = ""
+) -> bool:
     """The sentence shares a word that the misconception (or one of its paraphrases) adds to
     its key point's texts and the question: a misconception differs from its point in what it
     adds ("no downside", "the default kube-scheduler", "more mantissa bits", "shards only the
@@ -173,15 +181,43 @@ def _says_what_it_adds(wrong: Wrong, point: Claim | None, sentence: str, questio
     stating it (0.86: "many GPU workloads are limited by how fast data can be moved ..." for
     "Shared memory is slower than global memory"). True where one of its texts adds no word.
     Words are compared as said (`_marked`): "The downside is that it's slower to allocate" does
-    not say "Pinning has no downside" (0.91)."""
+    not say "Pinning has no downside" (0.91). Nor does a sentence that says the opposite of an
+    added word ("tiny updates get lost unless you keep FP32 master weights" against "...
+    unnecessary, because small updates are never lost", 0.89), or one that shares none of the
+    words of what the misconception is about, where the question does not name it either ("if
+    it's the optimizer states, shard them or offload to CPU" against "Activation
+    checkpointing saves memory by offloading the weights to CPU", 0.91). `part`: the clause
+    of a long premise that says it, where the subject is looked for."""
     if point is None:
         return True
-    known = set().union(*map(_marked, (point.text, *point.alternatives, question)))
+    own = set().union(*map(_marked, (point.text, *point.alternatives)))
+    asked = _marked(question)
     said = _marked(sentence)
-    return any(
-        not (adds := _marked(text) - known) or adds & said
-        for text in (wrong.text, *wrong.alternatives)
-    )
+    part = part or sentence
+    where = _marked(part)
+    back = bool(_REFERS_BACK.match(part))
+
+    def says(text: str) -> bool:
+        mine = _marked(text)
+        if not (adds := mine - own - asked):
+            return True
+        if not adds & said or any(_flip(w) in said for w in adds):
+            return False
+        about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked
+        return back or not about or bool(about & where)
+
+    return any(says(text) for text in (wrong.text, *wrong.alternatives))
+
+
+# A sentence that opens on what was said before names its subject there.
+_REFERS_BACK = re.compile(r"^\W*(?:it|its|this|that|they|these|those|which|so|and|but)\b", re.I)
+
+
+def _flip(word: str) -> str:
+    """A marked word said the other way ("-lost" <-> "lost"); none for a direction pair."""
+    if ">" in word:
+        return ""
+    return word[1:] if word[0] == "-" else f"-{word}"
 
 
 _CLAUSES = re.compile(r"[,;:.!?()]|\s[-–—]+\s|\bbut\b")

@@ -339,6 +339,24 @@ def test_a_misconception_is_stated_only_with_a_word_it_adds_to_its_point():
     assert not _says_what_it_adds(free, pinned, "The downside is that it's slower to allocate.", q2)
     assert _says_what_it_adds(free, pinned, "There's really no downside to pinning.", q2)
     assert not _says_what_it_adds(bug, point, "It only says whether any kernel was running.", q)
+    # Nor does a sentence that says the opposite of what it adds, or one that shares none of
+    # the words of what it is about (the stop 47 misconceptions' false alarms on right answers).
+    master = Claim(
+        "master", "An FP32 master copy is kept because small updates are lost to rounding."
+    )
+    needless = Wrong(
+        "With BF16, FP32 master weights are unnecessary: updates are never lost.", "master"
+    )
+    q3 = "How does mixed precision affect convergence?"
+    kept = "BF16 has range but tiny updates get lost unless you keep FP32 master weights."
+    assert not _says_what_it_adds(needless, master, kept, q3)
+    ckpt = Claim("ckpt", "Activation checkpointing keeps some activations and recomputes the rest.")
+    offload = Wrong("Activation checkpointing saves memory by offloading weights to CPU.", "ckpt")
+    q4 = "You hit CUDA out-of-memory. How do you reduce memory?"
+    states = "If it's the optimizer states, shard them with ZeRO or offload to CPU."
+    assert not _says_what_it_adds(offload, ckpt, states, q4)
+    assert _says_what_it_adds(offload, ckpt, "Activation checkpointing offloads to CPU.", q4)
+    assert _says_what_it_adds(offload, ckpt, "It just offloads them to CPU.", q4)
     # A misconception that adds no word of its own is left to the other checks.
     same = Wrong("BF16 has 10 mantissa bits.", "precision")
     assert _says_what_it_adds(same, bf16, "Anything at all.", q)

@@ -43,7 +43,18 @@ _WORDS = {
     "thru": "through",
     "ckpt": "checkpoint",
     "ckpts": "checkpoints",
+    "optim": "optimizer",
+    "acts": "activations",
+    "seq": "sequence",
+    "seqs": "sequences",
 }
+# The parallelisms by their initials, written in capitals ("TP inside the node, PP across").
+_PARALLEL = {"TP": "tensor", "PP": "pipeline", "DP": "data"}
+_INITIALS = re.compile(r"(?<![\w/-])(TP|PP|DP)(?![\w/])")
+# A list run together with slashes ("params/grads/optim", "fwd/bwd") where a part is shorthand;
+# not a rate ("bytes/param", "GB/s": a one-letter or singular unit last).
+_SLASHED = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z-]+(?:/[A-Za-z][A-Za-z-]+)+(?![\w/])")
+_PER = {"param", "parameter", "grad", "gradient", "step", "token", "gpu", "node", "sec", "hr"}
 _WORD = re.compile(r"(?<![\w./-])(" + "|".join(_WORDS) + r")(?![\w/])", re.I)  # "mem-bound" too
 _ACT_CKPT = re.compile(r"\bact(?:ivation)?\.? ckpt(?:ing)?\b", re.I)
 _SYMBOLS = (
@@ -66,11 +77,20 @@ def _word(m: re.Match[str]) -> str:
     return words[0].upper() + words[1:] if m.group(1)[0].isupper() else words
 
 
+def _slashed(m: re.Match[str]) -> str:
+    parts = m.group(0).split("/")
+    if parts[-1].lower() in _PER or not any(p.lower() in _WORDS for p in parts):
+        return m.group(0)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def expand(text: str) -> str:
     """The text with typed shorthand written out ("w/" -> "with", "->" -> ", so")."""
     # Whitespace collapsed first: a long run of it made the "\s*" patterns quadratic.
     text = _ACT_CKPT.sub("activation checkpointing", " ".join(text.split()))
     for pattern, words in _SYMBOLS:
         text = pattern.sub(words, text)
+    text = _SLASHED.sub(_slashed, text)
+    text = _INITIALS.sub(lambda m: f"{_PARALLEL[m.group(1)]} parallelism", text)
     text = _WORD.sub(_word, text)
     return " ".join(text.split())

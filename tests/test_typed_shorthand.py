@@ -29,6 +29,17 @@ SHARING = "Two models must share one GPU without interfering. How do you set tha
         ("y_r=x@W_r, C++ and H100+", "y_r=x@W_r, C++ and H100+"),
         ("cudaMemcpyAsync from a pinned buf", "cudaMemcpyAsync from a pinned buffer"),
         ("torch.cuda.mem_get_info", "torch.cuda.mem_get_info"),
+        # Slashed lists and the parallelisms' initials (a right dense answer scored 1/5).
+        (
+            "ZeRO-3/FSDP for params/grads/optim, TP inside the node, PP across nodes",
+            "ZeRO-3/FSDP for parameters, gradients and optimizer, tensor parallelism inside "
+            "the node, pipeline parallelism across nodes",
+        ),
+        (
+            "16 bytes/param, 3 tokens/param and CPU/NVMe",
+            "16 bytes/param, 3 tokens/param and CPU/NVMe",
+        ),
+        ("fwd/bwd at 8-way TP", "forward and backward at 8-way tensor parallelism"),
     ],
 )
 def test_typed_shorthand_is_read_as_words(typed, read):

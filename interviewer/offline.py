@@ -112,6 +112,9 @@ class OfflineGrader:
             self._vectors([(c.text, *c.alternatives) for c in claims])
         if wrongs:
             self._wrong_vectors(wrongs)
+        # ... and each text as an answer is read (`_nearest_text`: "HBM = narrow bus" in a
+        # paraphrase is read "HBM is narrow bus").
+        self._embed_once(expand(t) for c in (*claims, *wrongs) for t in (c.text, *c.alternatives))
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._others.vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)

@@ -92,6 +92,7 @@ def stated_misconceptions(
                         case.sentences[best[1]],
                         case.question,
                         case.sentences[said_at],
+                        [t for c in case.claims for t in (c.text, *c.alternatives)],
                     )
                 )
                 and binds <= 0
@@ -172,7 +173,12 @@ _BASE = {"fewer": "few", "fewest": "few", "lesser": "less", "least": "less"}
 
 
 def _says_what_it_adds(
-    wrong: Wrong, point: Claim | None, sentence: str, question: str, part: str = ""
+    wrong: Wrong,
+    point: Claim | None,
+    sentence: str,
+    question: str,
+    part: str = "",
+    rights: Sequence[str] = (),
 ) -> bool:
     """The sentence shares a word that the misconception (or one of its paraphrases) adds to
     its key point's texts and the question: a misconception differs from its point in what it
@@ -187,11 +193,15 @@ def _says_what_it_adds(
     words of what the misconception is about, where the question does not name it either ("if
     it's the optimizer states, shard them or offload to CPU" against "Activation
     checkpointing saves memory by offloading the weights to CPU", 0.91). `part`: the clause
-    of a long premise that says it, where the subject is looked for."""
+    of a long premise that says it, where the subject is looked for. `rights`: the other key
+    points' texts, whose words are right too ("BF16 underflows small gradients more easily
+    than FP16 because it has fewer mantissa bits" adds nothing in "It has fewer mantissa bits
+    than FP16" where another point says so)."""
     if point is None:
         return True
     own = set().union(*map(_marked, (point.text, *point.alternatives)))
     asked = _marked(question)
+    right = set().union(*map(_marked, rights))
     said = _marked(sentence)
     part = part or sentence
     where = _marked(part)
@@ -201,6 +211,9 @@ def _says_what_it_adds(
         mine = _marked(text)
         if not (adds := mine - own - asked):
             return True
+        # (what it adds beyond every right claim, where that leaves anything; a direction word
+        # on a thing a right claim names is right too: "fewer mantissa bits")
+        adds = {w for w in adds - right if w.split(">")[-1] not in right or ">" not in w} or adds
         if not adds & said or any(_flip(w) in said for w in adds):
             return False
         about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked

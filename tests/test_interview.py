@@ -424,7 +424,7 @@ def test_a_question_is_prepared_while_the_candidate_thinks(built_index):
     # left of a sentence once a segment is set aside (its full stop kept); the next prompt's
     # warm-up is queued for the candidate's thinking time.
     assert counting.texts[0] == answer and out.turn.grade.claims
-    assert all(t.rstrip(".") in answer and t != answer for t in counting.texts[1:])
+    assert all(t.rstrip(".") in answer and t != answer for t in counting.texts[1:]), counting.texts
     assert out.next is not None and len(queued) == 2
 
     # Answered before its warm-up started, a prompt is prepared in the turn, and once only.

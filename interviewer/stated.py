@@ -213,7 +213,7 @@ def _says_what_it_adds(
             return True
         # (what it adds beyond every right claim, where that leaves anything; a direction word
         # on a thing a right claim names is right too: "fewer mantissa bits")
-        adds = {w for w in adds - right if w.split(">")[-1] not in right or ">" not in w} or adds
+        adds = {w for w in adds - right if ">" not in w or w.split(">")[1] not in right} or adds
         if not adds & said or any(_flip(w) in said for w in adds):
             return False
         about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked

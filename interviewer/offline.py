@@ -114,7 +114,10 @@ class OfflineGrader:
             self._wrong_vectors(wrongs)
         # ... and each text as an answer is read (`_nearest_text`: "HBM = narrow bus" in a
         # paraphrase is read "HBM is narrow bus").
-        self._embed_once(expand(t) for c in (*claims, *wrongs) for t in (c.text, *c.alternatives))
+        texts = [t for c in claims for t in (c.text, *c.alternatives)]
+        self._embed_once(
+            expand(t) for t in texts + [t for w in wrongs for t in (w.text, *w.alternatives)]
+        )
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._others.vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)

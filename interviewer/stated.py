@@ -212,8 +212,13 @@ def _says_what_it_adds(
         if not (adds := mine - own - asked):
             return True
         # (what it adds beyond every right claim, where that leaves anything; a direction word
-        # on a thing a right claim names is right too: "fewer mantissa bits")
-        adds = {w for w in adds - right if ">" not in w or w.split(">")[1] not in right} or adds
+        # on a thing another right claim names, not its own point, is right too: "fewer
+        # mantissa bits", but not "more micro-batches" against "many micro-batches")
+        adds = {
+            w
+            for w in adds - right
+            if ">" not in w or w.split(">")[1] not in right or w.split(">")[1] in own
+        } or adds
         if not adds & said or any(_flip(w) in said for w in adds):
             return False
         about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked

@@ -345,7 +345,7 @@ def _led_by(text: str, word: str) -> set[str]:
 
 def _asserted_terms(text: str) -> set[str]:
     """Content words outside the three words after each negation cue."""
-    return set(terms(_NEGATION.sub(lambda m: " ", _NEGATED.sub(" ", text))))
+    return set(terms(_NEGATED.sub(" ", text)))
 
 
 _NEGATED = re.compile(_NEGATION.pattern + r"(?:\s+\S+){0,3}", re.I)

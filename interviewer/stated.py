@@ -96,6 +96,10 @@ def stated_misconceptions(
                     )
                 )
                 and binds <= 0
+                # What the model read gives the point's numbers, not the misconception's: a
+                # whole short answer with "900 GB/s" entailed "900 Gb/s" at 0.84, quoted
+                # through its first sentence, which gives no number at all.
+                and numbers_like(case.sentences[best[1]], point, wrong.text) <= 0
                 and asserts(case, best[1])
                 and not about_another(wrong.text, case.sentences[said_at])
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))

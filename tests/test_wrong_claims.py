@@ -253,6 +253,23 @@ def test_a_count_that_opens_a_sentence_names_no_thing():
             (4, 5),
             None,
         ),
+        (  # right: the whole answer, read as one premise, had "stated" 900 Gb/s (0.84)
+            "What is NVLink and what bandwidth does it provide on H100?",
+            "NVLink is NVIDIA's direct GPU-to-GPU interconnect, so GPUs exchange data without "
+            "going through PCIe and the CPU. On the H100 it gives 900 GB/s of bidirectional "
+            "bandwidth per GPU, several times what PCIe Gen5 offers, from 18 links. In a DGX, "
+            "NVSwitch connects all eight GPUs.",
+            (4, 5),
+            None,
+        ),
+        (  # ... and the same answer in bits is still wrong
+            "What is NVLink and what bandwidth does it provide on H100?",
+            "NVLink is NVIDIA's direct GPU-to-GPU interconnect, so GPUs exchange data without "
+            "going through PCIe and the CPU. On the H100 it gives 900 Gb/s per GPU, from 18 "
+            "links. In a DGX, NVSwitch connects all eight GPUs.",
+            (0, 1),
+            "900 GB/s",
+        ),
     ],
 )
 def test_a_fresh_trials_answers(bank_grader, question, answer, scores, wrong_point):

@@ -9,7 +9,7 @@ import re
 
 from .order import turned_round
 from .quantities import number_off
-from .things import names_in
+from .things import names_in, subject_of
 from .words import ENTITY, stem, terms
 
 _ANTONYMS = [
@@ -83,6 +83,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         same_thing = not (
             p_of and s_of and p_of != s_of and mentions(sentence, p_of) and mentions(point, s_of)
         )
+        # Nor about a thing the sentence leads with and the point never names: "Pageable
+        # copies get staged via a pinned bounce buffer (slower ...)" says nothing against
+        # "Pinned memory makes copies faster".
+        lead = subject_of(sentence)
+        if lead and lead != subject_of(point) and not mentions(point, lead):
+            same_thing = False
         # A relation between two quantities ("if the string is longer, the pitch is lower")
         # reads the same from either end ("a shorter string gives a higher pitch"): two
         # opposite words there agree. Its sign, not its first word, decides.

@@ -84,7 +84,10 @@ _EN = [
     r"perfect|max|maximum|correct)",
     # addressing the grader
     rf"\b(?:note|message|instruction|hint|reminder)s?\s+(?:to|for)\s+(?:the\s+)?{_WHO}\b",
-    rf"\b(?:dear|hey|attention|hello|hi)\s*,?\s+{_WHO}\b",
+    rf"\b(?:dear|hey|hello|hi)\s*,?\s+{_WHO}\b",
+    # "Attention, grader: ..." ends the address; "(elementwise, norms, attention, LLM decode)"
+    # is a list of workloads (it zeroed a right HBM answer)
+    rf"\battention\s*,?\s+{_WHO}\s*(?:[,:!]|$)",
     rf"\bas\s+(?:the|an?|my)\s+(?:ai\s+|llm\s+)?{_WHO}\b[^.!?\n]{{0,60}}\b(?:must|should|will|"
     rf"need|have)\b",
     rf"\b(?:the|this|our|your)\s+{_WHO}\s+(?:has\s+been|was|is|are|were)\s+(?:told|instructed|"

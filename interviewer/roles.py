@@ -79,7 +79,16 @@ def swapped_roles(point: str, sentence: str) -> str | None:
         return None
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
     by_subject = {subject_of(c): set(terms(c)) for c in clauses}
-    return _role_taken(point, subject, by_subject, set(by_subject))
+    # What the point itself says of another thing is that thing's own role: "GPU kernels
+    # launch asynchronously, so the CPU queues work" gives the CPU the queuing.
+    theirs: dict[str, set[str]] = {}
+    for part in _POINT_CLAUSE.split(point):
+        if (lead := subject_of(part)) and lead != subject:
+            theirs.setdefault(lead, set()).update(terms(part))
+    return _role_taken(point, subject, by_subject, set(by_subject), theirs=theirs)
+
+
+_POINT_CLAUSE = re.compile(rf"{_CLAUSE.pattern}|,\s*so\s+")
 
 
 _WEAK_AT = re.compile(
@@ -95,6 +104,7 @@ def _role_taken(
     by_subject: dict[str, set[str]],
     others: set[str],
     shared: frozenset[str] | set[str] = frozenset(),
+    theirs: dict[str, set[str]] | None = None,
 ) -> str | None:
     """Another subject's clauses say what the point says of `subject`, clearly more than the
     subject's own do (`shared` words count for neither)."""
@@ -105,7 +115,8 @@ def _role_taken(
     words = set(terms(_WEAK_AT.sub("", point))) - {subject} - set(shared) - set(by_subject)
     own = len(words & by_subject[subject])
     for other in others & set(by_subject) - {subject, ""}:
-        if len(words & by_subject[other]) >= max(2, 2 * own + 1):
+        given = (theirs or {}).get(other, set())
+        if len((words - given) & by_subject[other]) >= max(2, 2 * own + 1):
             return "exact:swapped"
     return None
 

@@ -13,7 +13,8 @@ from .things import bindings
 _SCOPES: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
     "node": (
         re.compile(
-            r"\b(?:within|inside|in)\s+(?:a|the|one|each|every|single)\s+(?:node|server|box)\b"
+            r"\b(?:within|inside|in)\s+(?:an?|the|one|each|every|single)\s+"
+            r"(?:(?:NVLink|NVSwitch|DGX|HGX|single|one)\s+)?(?:node|server|box)\b"
             r"|\bintra-?node\b|\bsingle[- ]node\b|\b(?:on|over|via)\s+NVLink\b",
             re.I,
         ),

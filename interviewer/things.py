@@ -23,7 +23,9 @@ POINTS_BACK |= {"i", "you", "we"}  # the speaker, not a thing
 def subject_of(clause: str) -> str:
     """The named thing a clause leads with ("" when it points back or opens on a common word)."""
     for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):
-        if word.lower() in SUBJECT_SKIP:
+        # (an adverb that opens a sentence is capitalised, not named: "Normally the CPU runs
+        # ahead ..." is about the CPU)
+        if word.lower() in SUBJECT_SKIP or (word.endswith("ly") and word[1:].islower()):
             continue
         if word.lower() in POINTS_BACK:
             return ""

@@ -6,8 +6,16 @@ import pytest
 from interviewer.acronyms import expansion_differs, expansions
 from interviewer.bound import format_size
 from interviewer.disagreement import denies
+from interviewer.exact import exact_contradiction
 from interviewer.polarity import location_flipped, ratio_inverted, trend_flipped
-from interviewer.roles import about_another, binds_like, swapped_binding, swapped_kinds
+from interviewer.roles import (
+    about_another,
+    binds_like,
+    first_contradiction,
+    swapped_binding,
+    swapped_kinds,
+)
+from interviewer.scope import scope_flipped
 
 MIG = (
     "MIG, Multi-Instance GPU, is hardware partitioning of a single A100 or H100 into up to 7 "
@@ -377,3 +385,36 @@ def test_a_misconception_is_stated_only_with_a_word_it_adds_to_its_point():
     # A misconception that adds no word of its own is left to the other checks.
     same = Wrong("BF16 has 10 mantissa bits.", "precision")
     assert _says_what_it_adds(same, bf16, "Anything at all.", q)
+
+
+def test_what_the_point_itself_says_of_another_thing_is_no_swap():
+    """s48 dev: a right loss.item() answer was told it swapped the GPU's and the CPU's roles,
+    through a capitalised adverb read as a name and the point's own words about the CPU."""
+    point = (
+        "GPU kernels launch asynchronously, so the CPU queues work and moves on without waiting "
+        "for it to finish."
+    )
+    right = "Normally the CPU runs ahead, queuing kernels for upcoming work while the GPU is busy"
+    assert first_contradiction(point, [right]) is None
+    tensor = "Tensor Cores perform whole matrix multiply-accumulates in one instruction."
+    swapped = "CUDA cores perform whole matrix multiply-accumulates, while Tensor Cores are scalar."
+    assert first_contradiction(tensor, [swapped]) == "exact:swapped"
+
+
+def test_a_comparative_about_a_thing_the_point_never_names_is_no_contradiction():
+    point = (
+        "Pinned memory makes host-device copies faster and, crucially, lets them be truly "
+        "asynchronous so they overlap with compute."
+    )
+    other = (
+        "Pageable copies get staged via driver's pinned bounce buffer (extra memcpy, slower, "
+        "effectively sync)."
+    )
+    assert exact_contradiction(point, other) is None
+    assert exact_contradiction(point, "Pinned memory makes host-device copies slower.")
+
+
+def test_within_an_nvlink_node_is_inside_the_node():
+    point = "Tensor parallelism is kept within a node on NVLink."
+    assert scope_flipped(point, "Keep tensor parallelism within an NVLink node.") is None
+    assert scope_flipped(point, "Run tensor parallelism across nodes over InfiniBand.")

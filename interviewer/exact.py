@@ -50,6 +50,15 @@ _NEGATION = re.compile(
 )
 
 
+# Words that open a sentence on a condition or a circumstance, not on the thing it is about
+# ("If the intensity is above the ridge point, the kernel is memory-bound").
+_CONDITIONS = frozenset(
+    {"", "if", "when", "whenever", "once", "unless", "while", "since", "because", "as", "for"}
+    | {"in", "on", "at", "by", "to", "of", "with", "without", "after", "before", "then"}
+    | {"here", "now", "also", "both", "often", "there", "we", "you", "i", "at"}
+)
+
+
 def exact_contradiction(point: str, sentence: str) -> str | None:
     """A sure contradiction between a key point and one answer sentence on the same subject,
     by name of the check that found it, else None."""
@@ -87,7 +96,7 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # copies get staged via a pinned bounce buffer (slower ...)" says nothing against
         # "Pinned memory makes copies faster".
         lead = subject_of(sentence)
-        if lead and lead != subject_of(point) and not mentions(point, lead):
+        if lead not in _CONDITIONS and lead != subject_of(point) and not mentions(point, lead):
             same_thing = False
         # A relation between two quantities ("if the string is longer, the pitch is lower")
         # reads the same from either end ("a shorter string gives a higher pitch"): two

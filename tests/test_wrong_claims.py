@@ -412,6 +412,13 @@ def test_a_comparative_about_a_thing_the_point_never_names_is_no_contradiction()
     )
     assert exact_contradiction(point, other) is None
     assert exact_contradiction(point, "Pinned memory makes host-device copies slower.")
+    # a sentence that opens on a condition is still about the point's thing
+    roofline = (
+        "Below the ridge point the kernel is memory-bound and limited by bandwidth, and above it "
+        "the kernel is compute-bound and limited by ALU or Tensor Core throughput."
+    )
+    inverted = "If the intensity is above the ridge point, the kernel is memory-bound."
+    assert exact_contradiction(roofline, inverted) == "exact:comparative"
 
 
 def test_within_an_nvlink_node_is_inside_the_node():

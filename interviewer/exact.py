@@ -96,7 +96,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # copies get staged via a pinned bounce buffer (slower ...)" says nothing against
         # "Pinned memory makes copies faster".
         lead = subject_of(sentence)
-        if lead not in _CONDITIONS and lead != subject_of(point) and not mentions(point, lead):
+        if (
+            lead not in _CONDITIONS
+            and lead not in sc  # "Fewer resident warps ..." leads with its comparative
+            and lead != subject_of(point)
+            and not mentions(point, lead)
+        ):
             same_thing = False
         # A relation between two quantities ("if the string is longer, the pitch is lower")
         # reads the same from either end ("a shorter string gives a higher pitch"): two

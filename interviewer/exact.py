@@ -9,7 +9,7 @@ import re
 
 from .order import turned_round
 from .quantities import number_off
-from .things import names_in, subject_of
+from .things import OPENERS, names_in, subject_of
 from .words import ENTITY, stem, terms
 
 _ANTONYMS = [
@@ -50,13 +50,9 @@ _NEGATION = re.compile(
 )
 
 
-# Words that open a sentence on a condition or a circumstance, not on the thing it is about
-# ("If the intensity is above the ridge point, the kernel is memory-bound").
-_CONDITIONS = frozenset(
-    {"", "if", "when", "whenever", "once", "unless", "while", "since", "because", "as", "for"}
-    | {"in", "on", "at", "by", "to", "of", "with", "without", "after", "before", "then"}
-    | {"here", "now", "also", "both", "often", "there", "we", "you", "i", "at"}
-)
+# A sentence that opens on a condition is about the point's thing ("If the intensity is above
+# the ridge point, the kernel is memory-bound").
+_CONDITIONS = OPENERS | {"", "whenever", "unless", "without", "there"}
 
 
 def exact_contradiction(point: str, sentence: str) -> str | None:

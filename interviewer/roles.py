@@ -23,6 +23,7 @@ from .polarity import (
 from .things import (
     BIND_SPLIT,
     DENIED,
+    OPENERS,
     POINTS_BACK,
     SUBJECT_SKIP,
     bindings,
@@ -134,7 +135,7 @@ def about_another(claim: str, sentence: str) -> bool:
     lead = subject_of(sentence)  # "" when the sentence points back ("It has lower bandwidth")
     # A condition names another thing only with a name the claim does not ("On an A100 you can
     # go up to 16 instances" is about the A100 of "MIG can split an A100 into ... 16").
-    opens = lead in _OPENERS and bool(set(theirs) - set(mine))
+    opens = lead in OPENERS and bool(set(theirs) - set(mine))
     return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 
@@ -170,11 +171,11 @@ def _lead(point: str, bound: dict[str, set[str]]) -> str:
     GPU into ...")."""
     point = named_things(point)
     subject = subject_of(point)
-    if subject in _OPENERS:
+    if subject in OPENERS:
         # The name must open its part: "each GPU stores ..." is one of "N GPUs", not a thing.
         parts = [part.split() for part in point.split(",")[1:]]
         firsts = (words[0].lower() for words in parts if words)
-        subject = next((h for h in firsts if h not in _OPENERS and h in bound), "")
+        subject = next((h for h in firsts if h not in OPENERS and h in bound), "")
     return next((t for t in bound if subject and t.split()[0] == subject), "")
 
 
@@ -229,8 +230,6 @@ def _tied(sentence: str, point: str, wrong: str) -> bool:
 _NOT_HEADS = {"is", "are", "was", "were", "has", "have", "does", "do", "can", "will", "uses"}
 _NOT_HEADS |= {"use", "gives", "give", "keeps", "runs", "sets", "splits", "and", "or", "with"}
 # Sentence openers, not things: "If one rank ...", "With checkpointing ...".
-_OPENERS = {"if", "with", "when", "then", "often", "also", "both", "here", "now", "once", "since"}
-_OPENERS |= {"for", "in", "on", "at", "by", "to", "of", "as", "after", "before", "because"}
 
 
 def swapped_kinds(point: str, text: str) -> str | None:
@@ -252,7 +251,7 @@ def swapped_kinds(point: str, text: str) -> str | None:
         o
         for m in kin.finditer(text)
         if (o := m.group(1).lower()) != subject
-        and o not in _OPENERS | SUBJECT_SKIP | POINTS_BACK
+        and o not in OPENERS | SUBJECT_SKIP | POINTS_BACK
         and not o.endswith(("ing", "ly"))
     }
     if not others:

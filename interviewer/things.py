@@ -20,6 +20,13 @@ POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "
 POINTS_BACK |= {"i", "you", "we"}  # the speaker, not a thing
 
 
+# Words that open a clause on a condition or a circumstance, not on the thing it is about.
+OPENERS = frozenset(
+    {"if", "with", "when", "then", "often", "also", "both", "here", "now", "once", "since"}
+    | {"for", "in", "on", "at", "by", "to", "of", "as", "after", "before", "because"}
+)
+
+
 def subject_of(clause: str) -> str:
     """The named thing a clause leads with ("" when it points back or opens on a common word)."""
     for word in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", clause):

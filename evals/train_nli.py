@@ -16,7 +16,9 @@ out so that its report figures stay clean.
 
 The word-embedding table stays frozen (it is the packaged MiniLM's), so the shipped file holds
 only the rest, in fp16: `interviewer/data/nli/` (one weights file, replaced on retraining).
-About 70 minutes on 2 CPU cores; a few minutes on a GPU (`--device cuda`, the default there).
+About 70 minutes per stage-1 epoch on 2 CPU cores; about 40 s per epoch on one H200
+(`--device cuda`, the default there; `--base` takes a copy of the packaged model and `--shared`
+the data folder, for a GPU machine without either).
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from interviewer.rubrics import load_authored
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 WORK = Path("out/nli")
 SEED = 1234
+EPOCHS = (1, 1)
 
 
-def nli_rows(split: str) -> list[tuple[str, str, int]]:
-    with gzip.open(SHARED / "nli" / "nli.jsonl.gz", "rt", encoding="utf-8") as f:
+def nli_rows(split: str, shared: Path = SHARED) -> list[tuple[str, str, int]]:
+    with gzip.open(shared / "nli" / "nli.jsonl.gz", "rt", encoding="utf-8") as f:
         rows = [json.loads(line) for line in f]
     return [
         (r["premise"], r["hypothesis"], LABELS.index(r["label"]))
@@ -50,10 +53,10 @@ def nli_rows(split: str) -> list[tuple[str, str, int]]:
     ]
 
 
-def scientsbank_rows() -> list[tuple[str, str, int]]:
+def scientsbank_rows(shared: Path = SHARED) -> list[tuple[str, str, int]]:
     label = {"correct": 0, "incorrect": 1, "contradictory": 2}
     out = []
-    for line in (SHARED / "evaldata" / "scientsbank.jsonl").read_text("utf-8").splitlines():
+    for line in (shared / "evaldata" / "scientsbank.jsonl").read_text("utf-8").splitlines():
         r = json.loads(line)
         if r["split"] == "train":
             out.append((r["student_answer"], r["reference_answer"], label[r["label_3way"]]))
@@ -191,33 +194,44 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", type=Path, default=NLI_DIR, help="weights folder (default: shipped)")
     ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--epochs1", type=int, default=EPOCHS[0], help="passes over stage 1's pairs")
+    ap.add_argument("--epochs2", type=int, default=EPOCHS[1], help="passes over stage 2's pairs")
+    ap.add_argument("--work", type=Path, default=WORK, help="where stage 1's state is kept")
+    ap.add_argument("--shared", type=Path, default=SHARED, help="the shared data folder")
+    ap.add_argument("--base", help="a copy of the packaged MiniLM (default: the package's)")
+    ap.add_argument("--limit", type=int, help="smoke run: the first N pairs of each set")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     rng = random.Random(SEED)
     torch.manual_seed(SEED)
-    WORK.mkdir(parents=True, exist_ok=True)
-    model, tokenizer = load_base()
+    args.work.mkdir(parents=True, exist_ok=True)
+    model, tokenizer = load_base(args.base)
     model.to(args.device)
-    stage1 = WORK / "stage1.pt"
-    train1 = nli_rows("train") + scientsbank_rows()
+    stage1 = args.work / "stage1.pt"
+    train1 = (nli_rows("train", args.shared) + scientsbank_rows(args.shared))[: args.limit]
     if args.stage == 1:
         print("stage 1:", len(train1), "pairs", Counter(r[2] for r in train1), flush=True)
-        train(model, tokenizer, train1, 5e-5, 1, rng, "stage1")
+        train(model, tokenizer, train1, 5e-5, args.epochs1, rng, "stage1")
         torch.save(model.state_dict(), stage1)
+        stage1.with_suffix(".json").write_text(json.dumps({"epochs": args.epochs1}), "utf-8")
     else:
         model.load_state_dict(torch.load(stage1, map_location=args.device))
+        # The report names the stage-1 recipe that was run, not this run's flag.
+        if (meta := stage1.with_suffix(".json")).exists():
+            args.epochs1 = json.loads(meta.read_text("utf-8"))["epochs"]
     # Stage 2 seeds afresh, so `--stage 2` from a saved stage 1 writes what a full run writes.
     rng = random.Random(SEED + 2)
     torch.manual_seed(SEED + 2)
-    domain = rubric_rows(rng)
+    domain = rubric_rows(rng)[: args.limit]
     # As much general data again as domain data: the technical pairs teach the domain without
     # the model forgetting what the general pairs taught it.
     replay = rng.sample(train1, min(len(train1), len(domain)))
     print("stage 2:", len(domain), "rubric pairs", Counter(r[2] for r in domain), flush=True)
-    train(model, tokenizer, domain + replay, 3e-5, 1, rng, "stage2")
-    report = {"nli_test": evaluate(model, tokenizer, nli_rows("test"))}
+    train(model, tokenizer, domain + replay, 3e-5, args.epochs2, rng, "stage2")
+    report = {"nli_test": evaluate(model, tokenizer, nli_rows("test", args.shared)[: args.limit])}
     print(json.dumps(report, indent=1), flush=True)
-    save_model(model, args.out, report | {"seed": SEED, "stage1_pairs": len(train1)})
+    recipe = {"seed": SEED, "stage1_pairs": len(train1), "epochs": [args.epochs1, args.epochs2]}
+    save_model(model, args.out, report | recipe | {"device": str(args.device)})
 
 
 if __name__ == "__main__":

@@ -43,13 +43,17 @@ def _transformers() -> Any:
     return transformers
 
 
-def load_base() -> tuple[Any, Any]:
-    """The untrained classifier on MiniLM's encoder, word embeddings frozen (training only)."""
+def load_base(path: str | None = None) -> tuple[Any, Any]:
+    """The untrained classifier on MiniLM's encoder, word embeddings frozen (training only).
+    `path`: a copy of the packaged model elsewhere (a GPU machine without the package)."""
+    import torch
+
     tf = _transformers()
-    path = _packaged_model_path()
+    path = path or _packaged_model_path()
     tokenizer = tf.AutoTokenizer.from_pretrained(path)
+    # fp32 whatever the file holds: a half-precision copy would otherwise train in fp16.
     model = tf.BertForSequenceClassification.from_pretrained(
-        path, num_labels=len(LABELS), id2label=dict(enumerate(LABELS))
+        path, num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), dtype=torch.float32
     )
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
     return model, tokenizer

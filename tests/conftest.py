@@ -69,17 +69,28 @@ def bank_grader(built_index):
     return grade
 
 
-@pytest.fixture()
-def server(tmp_path, built_index):
-    """The real app on a copy of the built data dir, as `python app.py` serves it."""
+def _served(data: Path, built_index):
     from tests.test_app_browser import Server
 
     settings, _ = built_index
-    data = tmp_path / "data"
     shutil.copytree(settings.data_dir, data)  # the index is already built
     srv = Server(data).start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory, built_index):
+    """The real app on a copy of the built data dir, as `python app.py` serves it, one per test
+    module: a start costs 30-50 s on two cores. Tests stay apart as users do: each opens its
+    own browser contexts, and a session belongs to the browser that made it."""
+    yield from _served(tmp_path_factory.mktemp("app") / "data", built_index)
+
+
+@pytest.fixture()
+def own_server(tmp_path, built_index):
+    """An app of the test's own, for a test that stops and restarts it."""
+    yield from _served(tmp_path / "data", built_index)
 
 
 @pytest.fixture(scope="module")

@@ -214,17 +214,17 @@ def reload_after_restart(page) -> None:
             page.wait_for_timeout(500)
 
 
-def test_restart_in_the_middle_of_a_session_loses_nothing(server, browser):
+def test_restart_in_the_middle_of_a_session_loses_nothing(own_server, browser):
     ctx = browser.new_context()
-    page = open_page(ctx, server.url)
+    page = open_page(ctx, own_server.url)
     sid = start(page)
     send(
         page,
         "First answer before the restart, about memory bandwidth.",
         page.locator("#chat .message").count(),
     )
-    server.stop()
-    server.start()
+    own_server.stop()
+    own_server.start()
     reload_after_restart(page)
     page.wait_for_function(
         "(document.querySelector('#status')?.innerText || '').includes('Session ')", timeout=60_000

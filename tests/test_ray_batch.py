@@ -196,7 +196,7 @@ def test_a_killed_grading_worker_loses_and_repeats_nothing(tmp_path, built_index
 
     settings, _ = built_index
     many = [
-        r | {"id": f"k{i}", "answer": f"{r['answer']} Row {i}."} for i, r in enumerate(rows(120))
+        r | {"id": f"k{i}", "answer": f"{r['answer']} Row {i}."} for i, r in enumerate(rows(60))
     ]
     src = write_jsonl(tmp_path / "in.jsonl", many)
     plain, on_ray = tmp_path / "plain.jsonl", tmp_path / "ray.jsonl"

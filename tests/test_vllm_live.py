@@ -162,7 +162,7 @@ def test_batch_survives_the_server_being_down_and_resumes(url, tmp_path):
             "answer": f"Stacked memory {i}.",
             "reference_answer": "HBM is 3D-stacked memory with massive bandwidth.",
         }
-        for i in range(3)
+        for i in range(2)
     ]
     src = tmp_path / "in.jsonl"
     src.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -189,7 +189,7 @@ def test_batch_survives_the_server_being_down_and_resumes(url, tmp_path):
     )
     assert down.returncode == 1
     errors = (tmp_path / "out.jsonl.errors.jsonl").read_text().splitlines()
-    assert len(errors) == 3 and all("failed" in json.loads(e)["reason"] for e in errors)
+    assert len(errors) == 2 and all("failed" in json.loads(e)["reason"] for e in errors)
     # The server is up: --resume grades exactly the rows that failed.
     up = subprocess.run(
         [*cmd, "--resume"],
@@ -200,7 +200,7 @@ def test_batch_survives_the_server_being_down_and_resumes(url, tmp_path):
     )
     assert up.returncode == 0, up.stderr[-2000:]
     graded = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
-    assert sorted(g["id"] for g in graded) == ["r0", "r1", "r2"]  # none lost, none twice
+    assert sorted(g["id"] for g in graded) == ["r0", "r1"]  # none lost, none twice
     assert all(g["grader"] == "llm" and g["decided_by"] == "model" for g in graded)
     assert (tmp_path / "out.jsonl.errors.jsonl").read_text() == ""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -69,6 +70,33 @@ def parts_of(case: Case, i: int) -> list[int]:
 
 
 def asserts(case: Case, i: int) -> bool:
-    """A two-word fragment of a longer answer (a list item: "Tensor-Core utilization.") says
-    nothing the model alone may call wrong; a two-word answer may ("In parallel.")."""
-    return len(case.sentences[i].split()) > 2 or len(case.sentences) == 1
+    """A fragment of a longer answer says nothing the model alone may call wrong: two words (a
+    list item: "Tensor-Core utilization."), or a short phrase that opens on a preposition and
+    has no verb of being, having or ability ("For models too big for one GPU." qualifies the
+    sentence before it; it was read as denying that data parallelism needs the model to fit).
+    A whole answer that short may ("In parallel.")."""
+    if len(case.sentences) == 1:
+        return True
+    return len(case.sentences[i].split()) > 2 and not _qualifier(case.sentences[i])
+
+
+_PREPOSITIONS = frozenset(
+    {"for", "in", "on", "at", "by", "with", "without", "within", "across", "from", "via", "per"}
+    | {"under", "over", "between", "during", "after", "before", "inside", "outside"}
+)
+_FINITE = frozenset(
+    {"is", "are", "was", "were", "be", "has", "have", "had", "can", "cannot", "will", "would"}
+    | {"does", "do", "did", "must", "should", "may", "might", "could", "need", "needs"}
+    | {"isn't", "aren't", "can't", "won't", "doesn't", "don't", "makes", "gets", "lets"}
+)
+
+
+def _qualifier(sentence: str) -> bool:
+    words = re.findall(r"[a-z][a-z']*", sentence.lower())
+    return (
+        bool(words)
+        and words[0] in _PREPOSITIONS
+        and len(words) <= 8
+        and "," not in sentence
+        and not _FINITE & set(words)
+    )

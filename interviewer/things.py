@@ -68,6 +68,9 @@ DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
 # A clause about the one before: "..., so it requires fast interconnect like NVLink".
 _PRONOUN = re.compile(r"\s*(?:(?:so|and|thus|hence)\s+)?(?:it|they|this|which)\b", re.I)
+# A list item that is a thing's activity ("waiting on data loading, CPU preprocessing, I/O")
+# names no new subject: the GPU still waits on it.
+_ATTRIBUTIVE = re.compile(r"\s*(?:(?:and|or)\s+)?[\w/+-]+\s+\w+ing\s*$", re.I)
 
 
 # A name with more names or capitalised words right after it is one thing: "NVIDIA GPU
@@ -155,7 +158,12 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     for clause in BIND_SPLIT.split(text):
         found = _things(clause)
         # "MPS is the hardware-level one: it carves the GPU into instances": "it" is MPS.
-        if found and not _object_only(clause, found[0]) and not _PRONOUN.match(clause):
+        if (
+            found
+            and not _object_only(clause, found[0])
+            and not _PRONOUN.match(clause)
+            and not _ATTRIBUTIVE.match(clause)
+        ):
             # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
             used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]

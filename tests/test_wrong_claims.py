@@ -425,3 +425,44 @@ def test_within_an_nvlink_node_is_inside_the_node():
     point = "Tensor parallelism is kept within a node on NVLink."
     assert scope_flipped(point, "Keep tensor parallelism within an NVLink node.") is None
     assert scope_flipped(point, "Run tensor parallelism across nodes over InfiniBand.")
+
+
+def test_a_thing_named_in_a_list_of_activities_takes_no_properties():
+    """s48 dev: "the GPU is starved, waiting on data loading, CPU preprocessing, I/O" gave the
+    CPU the idle periods and the GPU the data loading: a right answer read as the roles
+    swapped, scored 1."""
+    point = (
+        "The job is likely CPU or data-loading bound, so the GPU sits idle waiting for the next "
+        "batch from a slow dataloader, too few workers or CPU preprocessing."
+    )
+    right = (
+        "Alternatively the GPU is starved, waiting on data loading, CPU preprocessing, I/O or "
+        "startup, so samples land on idle periods."
+    )
+    assert swapped_binding(point, right) is None
+    # a clause that gives the other thing a property still binds to it
+    fp8 = "FP8 comes in two formats: E4M3 with more precision and E5M2 with more range."
+    turned = "E4M3 has the wider range and E5M2 the extra precision."
+    assert swapped_binding(fp8, turned) == "exact:swapped"
+
+
+def test_a_phrase_that_qualifies_the_sentence_before_it_asserts_nothing(bank_grader):
+    """s48 dev: "For models too big for one GPU." after a model-parallel sentence was read as
+    denying that data parallelism needs the model to fit (0.96): a right answer scored 1."""
+    from interviewer.case import _qualifier
+
+    assert _qualifier("For models too big for one GPU.")
+    assert not _qualifier("In FP16 the range is wider.")  # a verb of being: a claim
+    assert not _qualifier("For inference, use FP8.")
+    right = (
+        "Data parallel: full model replica per GPU, batch split, each does fwd/bwd on its shard "
+        "→ gradients all-reduced each step → identical updates. Scales throughput; model must "
+        "fit per GPU (unless ZeRO/FSDP shards states). Model parallel: split the model itself — "
+        "tensor parallel (slice layer matrices, comm per layer) or pipeline (layer groups per "
+        "GPU, pass activations, micro-batches vs bubbles). For models too big for one GPU. "
+        "Often combined."
+    )
+    graded = bank_grader("What is the difference between data parallelism and model parallelism?")(
+        right
+    )[0]
+    assert graded.wrong_claims == () and graded.score >= 3

@@ -6,10 +6,11 @@ which format a number belongs to."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .quantities import quantities
 from .things import BIND_SPLIT, POINTS_BACK, names_in, subject_of
-from .words import formats
+from .words import formats, stem
 
 # "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
 # named part. Counts of a format's parts are exact: 5 exponent bits is not 8.
@@ -95,3 +96,66 @@ def _sized(clause: str) -> dict[str, float]:
 def _points_back(clause: str) -> bool:
     first = re.findall(r"[A-Za-z]+", clause)[:1]
     return bool(first) and first[0].lower() in POINTS_BACK
+
+
+# A thing kept in a number format: "an FP32 master copy", "FP16 or BF16 matmuls" (the format
+# before its noun) or "keep the master weights in FP16", "stored as BF16" (after it).
+_FORMATS = r"(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)"
+_GROUP = rf"{_FORMATS}(?:\s*(?:,\s*or|,\s*and|,|or|and|/)\s*{_FORMATS})*"  # "FP16, BF16 or FP8"
+_BEFORE = re.compile(rf"\b({_GROUP})\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
+_AFTER = re.compile(
+    rf"((?:[a-z]+\s+){{1,2}})(?:(?:is|are|was|were|be)\s+)?"
+    rf"(?:(?:stored|kept|held|computed|accumulated|done|run)\s+)?(?<!such\s)(?:in|as)\s+({_GROUP})\b",
+    re.I,
+)
+# Not a thing: function words, verbs that follow a format, and a format's own parts (every
+# format has a range, bits and a mantissa: "FP16 range" and "BF16 range" are two things).
+_NOT_THINGS = {
+    "the", "and", "for", "with", "has", "have", "had", "are", "was", "were", "can", "does",
+    "did", "will", "would", "gives", "keeps", "uses", "than", "that", "this", "which", "from",
+    "into", "only", "also", "both", "just", "then", "when", "while", "each", "all", "its",
+    "their", "keep", "kept", "store", "stored", "hold", "held", "run", "runs", "done", "compute",
+    "computed", "format", "formats", "precision", "range", "bits", "bit", "exponent",
+    "mantissa", "values", "value", "numbers", "number", "math", "arithmetic", "mode", "type",
+    "support", "tensor", "tensors", "data", "version", "even", "instead", "mixed", "full",
+    "half", "lower", "higher", "more", "less", "much", "such",
+}  # fmt: skip
+
+
+def _kept_in(clause: str) -> dict[str, set[str]]:
+    """The things of a clause, each with the formats it is kept in."""
+    out: dict[str, set[str]] = {}
+
+    def bind(words: Sequence[str], fmts: set[str]) -> None:
+        for w in words:
+            if w and len(w) > 3 and w.lower() not in _NOT_THINGS:
+                # "reductions" and "reducing" are one thing to a reader
+                out.setdefault(stem(w.lower())[:5], set()).update(fmts)
+
+    for m in _BEFORE.finditer(clause):
+        first, second = m.group(2), m.group(3)
+        if len(first) <= 3 or first.lower() in _NOT_THINGS:  # "FP16 to save memory"
+            continue
+        keep_second = second and second.lower() not in _NOT_THINGS
+        bind([first, second] if keep_second else [first], formats(m.group(1)))
+    for m in _AFTER.finditer(clause):
+        bind(m.group(1).split()[-2:], formats(m.group(2)))
+    return out
+
+
+def format_kept(point: str, text: str) -> str | None:
+    """The point keeps a thing in one format ("an FP32 master copy of the weights"); the
+    answer keeps it only in another ("keep the master weights in FP16"). Both read whole: a
+    thing the point keeps in two formats, or the answer in either of the point's, is no
+    contradiction."""
+    # A clause that gives a size compares formats of one thing ("FP16 weights are about 140
+    # GB"): format_size reads it.
+    said, claimed = _kept_in(_unsized(text)), _kept_in(_unsized(point))
+    for thing, fmts in claimed.items():
+        if thing in said and not fmts & said[thing]:
+            return "exact:format"
+    return None
+
+
+def _unsized(text: str) -> str:
+    return ". ".join(c for c in BIND_SPLIT.split(text) if not _SIZE.search(c))

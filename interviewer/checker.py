@@ -13,7 +13,7 @@ from functools import partial
 import numpy as np
 
 from .acronyms import expansion_differs
-from .bound import bound_number, format_size
+from .bound import bound_number, format_kept, format_size
 from .case import Ask, Case, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
@@ -280,10 +280,11 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     the point's subject and another point's across the answer, or a thing moved to the other
     side of a scope (within a node or across nodes); or the point's subject given
     another count of a part ("BF16 only gets 5 exponent bits"), or a format another size
-    ("INT4 gets you to about 70 GB")."""
+    ("INT4 gets you to about 70 GB"), or a thing kept in another format ("keep the master
+    weights in FP16")."""
     if not case.text:
         return None
-    if found := format_size(claim, case.text):
+    if found := format_size(claim, case.text) or format_kept(claim, case.text):
         return found
     if len(case.sentences) < 2:
         return None

@@ -37,12 +37,35 @@ def is_empty(answer: str) -> bool:
     return not re.search(r"\w", answer or "")
 
 
+# What a candidate says instead of an answer, and what a spreadsheet holds where none was given
+# ("not answered", "(blank)"): an answer made only of these, in any order, is a non-answer.
+_NOTHING_SAID = re.compile(
+    r"(?:honestly|sorry|sadly|unfortunately|so|and|also|really|i\s*think|to\s+be\s+honest)*\s*"
+    r"(?:(?:i|we)\s*(?:'m|am|'re|are)\s+(?:really\s+|just\s+)?not\s+(?:sure|certain)"
+    r"(?:\s+(?:about\s+|of\s+)?(?:this|that|it)(?:\s+(?:one|question|topic))?)?"
+    r"|(?:i|we)\s+(?:do\s*n[o']?t|dont|really\s+don'?t|can\s*n?o?'?t|cannot|could\s*n[o']?t)\s+"
+    r"(?:know|remember|recall|answer)(?:\s+(?:this|that|it|the\s+answer))?(?:\s+(?:one|question))?"
+    r"|(?:i|we)\s*(?:have|'ve)\s+(?:no|not|never)\s+(?:idea|clue|studied|learned|learnt|covered|seen)"
+    r"(?:\s+(?:this|that|it))?(?:\s+(?:topic|one|yet|before))?"
+    r"|(?:i\s+)?(?:forgot|forget|dunno)(?:\s+(?:this|that|it))?"
+    r"|no\s+(?:idea|clue|answer|response|comment)|not\s+(?:answered|sure|attempted)"
+    r"|unanswered|\(?blank\)?|skip(?:ped)?|pass|n/?a|none|nothing|idk|sorry|honestly"
+    r"|unfortunately)",
+    re.IGNORECASE,
+)
+
+
 def is_non_answer(answer: str) -> bool:
     cleaned = strip_fillers(answer).strip()
-    return bool(_NON_ANSWER.match(cleaned)) or (
-        len(cleaned.split()) <= 12
-        and bool(re.search(r"\b(?:don'?t|do not|no)\s+(?:know|idea|clue)\b", cleaned, re.I))
-        and not re.search(r"\b(?:but|because|maybe|probably|think)\b", cleaned, re.I)
+    parts = [p.strip() for p in re.split(r"[,.;:!?\-]+", cleaned) if p.strip()]
+    return (
+        bool(_NON_ANSWER.match(cleaned))
+        or (bool(parts) and all(_NOTHING_SAID.fullmatch(p) for p in parts))
+        or (
+            len(cleaned.split()) <= 12
+            and bool(re.search(r"\b(?:don'?t|do not|no)\s+(?:know|idea|clue)\b", cleaned, re.I))
+            and not re.search(r"\b(?:but|because|maybe|probably|think)\b", cleaned, re.I)
+        )
     )
 
 

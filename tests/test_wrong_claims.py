@@ -4,7 +4,7 @@ answer it read as wrong: each check on its own, then the answers graded on the b
 import pytest
 
 from interviewer.acronyms import expansion_differs, expansions
-from interviewer.bound import format_size
+from interviewer.bound import format_kept, format_size
 from interviewer.disagreement import denies
 from interviewer.exact import exact_contradiction
 from interviewer.polarity import location_flipped, ratio_inverted, trend_flipped
@@ -143,6 +143,45 @@ def test_a_count_of_bits_is_no_formats_size():
         "spends only 5 bits on its exponent."
     )
     assert format_size(point, "The tradeoff is the mantissa, 7 bits versus 10 for FP16.") is None
+
+
+_MASTER = (
+    "An FP32 master copy of the weights and FP32 optimizer states are kept because small "
+    "updates (learning rate times gradient) are lost to rounding when added to FP16 weights."
+)
+
+
+@pytest.mark.parametrize(
+    "point,sentence,other",
+    [
+        # blind dev: an inverted mixed-precision recipe scored 3 with this point covered
+        (_MASTER, "Compute in FP32 and keep the master weights in FP16 to save memory.", 1),
+        ("Keep the master weights in FP32.", "The master weights are stored as BF16.", 1),
+        (_MASTER, "Keep an FP32 master copy of the weights and do the matmuls in FP16.", 0),
+        (_MASTER, "Weights are stored in FP16 for the forward pass, with an FP32 master copy.", 0),
+        # one thing in either of the point's formats, in a list, or with a size: no swap
+        ("Reduce gradients in FP32 or BF16.", "Keep the gradient reductions in BF16.", 0),
+        ("Tensor Cores take inputs such as FP16, BF16 or FP8.", "It takes FP8 inputs.", 0),
+        ("INT8 weights take about 70 GB.", "FP16 weights are about 140 GB.", 0),
+    ],
+)
+def test_a_thing_kept_in_another_format(point, sentence, other):
+    assert (format_kept(point, sentence) == "exact:format") == bool(other)
+
+
+def test_master_weights_kept_in_fp16_are_wrong(bank_grader):
+    question = (
+        "Explain how mixed precision interacts with convergence and numerical stability for a "
+        "large model. How do you detect and mitigate issues?"
+    )
+    inverted = (
+        "The standard recipe is to compute forward and backward in FP32 and keep the master "
+        "weights in FP16 to save memory. Softmax and layernorm are the stable ops, so run them "
+        "in FP16, and keep the matmuls in FP32."
+    )
+    graded = bank_grader(question)(inverted)[0]
+    assert graded.score <= 1
+    assert any("FP32 master copy" in w for w in graded.wrong_claims)
 
 
 @pytest.mark.parametrize(

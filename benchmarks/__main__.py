@@ -229,12 +229,19 @@ def main() -> None:
             f"p95 {pct(passages, 0.95) * 1000:.1f} ms",
         )
 
+        # The claim checker in PyTorch (INTERVIEWER_NLI_RUNTIME=torch) beside the default, ONNX
+        # Runtime: the same numbers, and what the runtime saves.
+        eager = settings.model_copy(update={"nli_runtime": "torch"})
         items = [i for i in load("indomain", settings)]
         batch = (items * (600 // len(items) + 1))[:600]
         grader = make_grader("offline", settings, index=index)
         refs = {i.question: gather(i.question, index, settings, i.reference) for i in items}
         triples = [(i.question, i.answer, refs[i.question]) for i in batch]
         throughput("in-domain answers", grader, triples, "reference vectors cached")
+        in_torch = make_grader("offline", eager, index=index)
+        throughput(
+            "in-domain answers, NLI in PyTorch", in_torch, triples, "reference vectors cached"
+        )
         sets = (
             ("Mohler answers", "mohler", lambda i: True, 600),
             # English ones: an answer in another language is settled by a rule, not graded.
@@ -251,6 +258,7 @@ def main() -> None:
             ]
             note = f"{len(triples_)} {name} report rows"
             throughput(label, make_grader("offline", settings), triples_, note)
+            throughput(f"{label}, NLI in PyTorch", make_grader("offline", eager), triples_, note)
 
         def grade_one(item: EvalItem = items[3]) -> None:
             fresh_claims(grader)
@@ -266,6 +274,7 @@ def main() -> None:
         )
 
         engine = interview_turns(index, settings, grader)
+        interview_turns(index, settings, make_grader("offline", eager, index=index), ", PyTorch")
         # The claim checker in bf16 (INTERVIEWER_NLI_PRECISION): the same rows, side by side.
         fast = make_grader(
             "offline", settings.model_copy(update={"nli_precision": "bf16"}), index=index

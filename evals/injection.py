@@ -1,6 +1,6 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3] [--pays] [--padding]
+    .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3] [--pays] [--padding] [-v]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -9,7 +9,8 @@ answer graded as it is and without the injected text (the rows' `content`). With
 whether text that is not about the question pays: each in-domain answer of that split with
 content (label 1 or more) is graded alone and with each of the split's padding sentences
 (evals/data/padding.jsonl: pleasantries, appeals, self-praise) appended, by the offline
-grader; a padded answer should never score higher. The `blind` split (`blind --padding`, on
+grader; a padded answer should never score higher (-v prints each that does: not on a split
+that is held out). The `blind` split (`blind --padding`, on
 the test answers) holds 48 sentences of six kinds written by a helper that never saw the
 grader's code or the other sentences; its failures were read in session 26, and `blind2`'s
 (48 more, written the same way) in session 28, so `blind3` (48 more, run once at the end of
@@ -93,7 +94,13 @@ def padding(split: str) -> dict[str, object]:
     higher: dict[str, int] = defaultdict(int)
     for kind, gain in zip(kinds, gains, strict=True):
         higher[kind] += gain > 0
+    cases = [
+        (items[n // len(pads)].id, pads[n % len(pads)], alone[n // len(pads)].score, b.score)
+        for n, b in enumerate(both)
+        if gains[n] > 0
+    ]
     return {
+        "cases": cases,
         "answers": len(items),
         "padded": len(gains),
         "higher": sum(g > 0 for g in gains),
@@ -133,6 +140,9 @@ def main() -> None:
         print(f"| offline grader | {p['answers']} | {p['padded']} | {p['higher']} | {p['lower']} |")
         if any(p["higher_by_kind"]):  # type: ignore[arg-type]
             print("scored higher, by kind:", p["higher_by_kind"])
+        if "-v" in sys.argv:
+            for case in p["cases"]:  # type: ignore[attr-defined]
+                print(*case, sep=" | ")
 
 
 def injections(split: str) -> None:

@@ -71,6 +71,7 @@ def make_grader(
             embedder or (index.embedder if index else default_embedder()),
             index=index,
             precision=settings.nli_precision,
+            runtime=settings.nli_runtime,
         )
     if kind == "llm":
         return LLMGrader(chat or make_chat(settings), settings)

@@ -19,6 +19,7 @@ import numpy as np
 from .embeddings import _packaged_model_path, by_tokens, tokenize
 from .errors import DependencyError
 from .memo import Memo
+from .runtime import onnx_session, run
 
 LABELS = ("entailment", "neutral", "contradiction")
 NLI_DIR = Path(__file__).parent / "data" / "nli"
@@ -74,6 +75,7 @@ def save_model(model: Any, folder: Path, report: dict[str, Any]) -> None:
 
 
 Precision = Literal["auto", "fp32", "bf16"]
+Runtime = Literal["onnx", "torch"]
 
 
 @lru_cache(maxsize=1)
@@ -100,17 +102,24 @@ class CrossEncoderNLI:
     bf16 rounding turns the order of fp32 sums, which a batch's shape decides, into visible
     differences, so a pair's probabilities depend a little on the pairs batched with it (109
     answers graded together and one by one: 1 verdict and 11 confidences differ; none in
-    fp32). "auto": bf16 where the CPU has AMX, else fp32."""
+    fp32). "auto": bf16 where the CPU has AMX, else fp32. In fp32 ONNX Runtime runs the
+    model (runtime.py) unless `runtime="torch"`."""
 
     def __init__(
-        self, folder: Path = NLI_DIR, batch_size: int = 32, precision: Precision = "fp32"
+        self,
+        folder: Path = NLI_DIR,
+        batch_size: int = 32,
+        precision: Precision = "fp32",
+        runtime: Runtime = "onnx",
     ) -> None:
         self.folder = folder
         self.batch_size = batch_size
         self.precision = resolve(precision)
+        self.runtime = runtime
         self.name = f"nli-minilm-l6@{folder.name}" + ("+bf16" if self.precision == "bf16" else "")
         self._model: Any = None
         self._tokenizer: Any = None
+        self._session: Any = None  # ONNX Runtime runs the fp32 model (runtime.py)
         self._lock = threading.Lock()
         # The same key point meets the same sentence again (evals, re-grading, follow-ups).
         self._seen: Memo[tuple[str, str]] = Memo(50_000)
@@ -141,8 +150,10 @@ class CrossEncoderNLI:
                 model.eval()
                 # fp32, not int8: dynamic quantization scales each batch's activations
                 # together, so a pair's verdict would depend on the pairs batched with it.
-                self._model = model
                 self._tokenizer = tf.AutoTokenizer.from_pretrained(base)
+                if self.precision == "fp32" and self.runtime == "onnx":
+                    self._session = onnx_session(model, self._tokenizer, "logits", "claim checker")
+                self._model = model
         return self._model, self._tokenizer
 
     def clear(self) -> None:
@@ -156,6 +167,13 @@ class CrossEncoderNLI:
 
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         model, tokenizer = self._load()
+        if self._session is not None:
+            return predict_onnx(
+                self._session,
+                tokenizer,
+                [(_ended(p), _ended(h)) for p, h in pairs],
+                self.batch_size,
+            )
         return predict(
             model,
             tokenizer,
@@ -190,6 +208,29 @@ def predict(
     return out
 
 
+def predict_onnx(
+    session: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int
+) -> np.ndarray:
+    """`predict` by ONNX Runtime: the same batches, the same softmax."""
+    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+    order = by_tokens(tokenizer, pairs, 128)
+    for start in range(0, len(order), batch):
+        idx = order[start : start + batch]
+        enc = tokenize(
+            tokenizer,
+            [pairs[i][0] for i in idx],
+            [pairs[i][1] for i in idx],
+            padding=True,
+            truncation=True,
+            max_length=128,
+            return_tensors="np",
+        )
+        logits = run(session, enc).astype(np.float32)
+        shifted = np.exp(logits - logits.max(-1, keepdims=True))
+        out[idx] = shifted / shifted.sum(-1, keepdims=True)
+    return out
+
+
 def _ended(text: str) -> str:
     """The text as a sentence, with its full stop: the model learnt from premises that end in
     one (94 % of its training pairs), and reads a transcript's "... launch overhead" less
@@ -212,10 +253,10 @@ def _word_embeddings(model_path: str) -> Any:
     raise DependencyError(f"no word embeddings found in {model_path}")
 
 
-def default_nli(precision: Precision = "fp32") -> CrossEncoderNLI:
-    return _shared(resolve(precision))
+def default_nli(precision: Precision = "fp32", runtime: Runtime = "onnx") -> CrossEncoderNLI:
+    return _shared(resolve(precision), runtime)
 
 
-@lru_cache(maxsize=2)
-def _shared(precision: Precision) -> CrossEncoderNLI:
-    return CrossEncoderNLI(precision=precision)
+@lru_cache(maxsize=4)
+def _shared(precision: Precision, runtime: Runtime) -> CrossEncoderNLI:
+    return CrossEncoderNLI(precision=precision, runtime=runtime)

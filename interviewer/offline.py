@@ -30,7 +30,7 @@ from .embeddings import Embedder
 from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
-from .nli import Entailment, Precision, default_nli
+from .nli import Entailment, Precision, Runtime, default_nli
 from .offtopic import OtherQuestions
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
@@ -67,12 +67,14 @@ class OfflineGrader:
         nli: Entailment | None = None,
         padding: PaddingModel | None = None,
         precision: Precision = "fp32",
+        runtime: Runtime = "onnx",
     ) -> None:
         self.embedder = embedder
         self.index = index
         self._model = model
         self._nli = nli
         self._precision = precision
+        self._runtime = runtime
         self._padding = padding
         self._others = OtherQuestions(index, embedder)
         self._keep = Cache()
@@ -95,7 +97,7 @@ class OfflineGrader:
     @property
     def nli(self) -> Entailment | None:
         if self._nli is None:
-            found = default_nli(self._precision)
+            found = default_nli(self._precision, self._runtime)
             self._nli = found if found.available else None
         return self._nli
 

@@ -6,7 +6,7 @@ import threading
 
 import numpy as np
 
-from interviewer.embeddings import SentenceTransformerEmbedder, by_tokens
+from interviewer.embeddings import SentenceTransformerEmbedder, _OnnxTokens, by_tokens
 
 TEXTS = [
     "HBM is stacked DRAM on the GPU package.",
@@ -22,6 +22,7 @@ def test_vectors_match_sentence_transformers_in_any_batch_order(embedder):
     expected = model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
     fresh = SentenceTransformerEmbedder(batch_size=2)  # neighbours batched by token count
     got = fresh.embed(TEXTS)
+    assert isinstance(fresh._traced, _OnnxTokens)  # ONNX Runtime ran them
     assert got.shape == (len(TEXTS), 384)
     np.testing.assert_allclose(got, expected, atol=1e-5)
     np.testing.assert_allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)

@@ -150,6 +150,29 @@ def test_the_claim_checker_in_bf16_says_so_and_grades_alike(built_index):
         assert [c.verdict for c in a.claims] == [c.verdict for c in b.claims]
 
 
+def test_onnx_runtime_runs_the_checker_with_pytorchs_numbers(built_index):
+    """The default fp32 checker runs in ONNX Runtime: the same probabilities as the PyTorch
+    model it was exported from, pair by pair, and the same grades."""
+    from interviewer.nli import CrossEncoderNLI
+
+    settings, index = built_index
+    onnx, torch_ = CrossEncoderNLI(runtime="onnx"), CrossEncoderNLI(runtime="torch")
+    pairs = [(a, "HBM has far higher bandwidth than GDDR.") for a in (FULL, PARTIAL, OFF)] + [
+        ("GDDR is faster than HBM.", "HBM has far higher bandwidth than GDDR."),
+        ("Tensor Cores multiply small matrices.", "Tensor Cores do matrix multiply-accumulate."),
+    ]
+    got, want = onnx.probabilities(pairs), torch_.probabilities(pairs)
+    assert onnx._session is not None and torch_._session is None
+    assert abs(got - want).max() < 1e-4
+    refs = gather(Q, index, settings)
+    items = [(Q, a, refs) for a in (FULL, PARTIAL, "GDDR has higher bandwidth than HBM.")]
+    on_torch = make_grader(
+        "offline", settings.model_copy(update={"nli_runtime": "torch"}), index.embedder
+    )
+    on_onnx = make_grader("offline", settings, index.embedder)
+    assert on_onnx.grade_many(items) == on_torch.grade_many(items)
+
+
 def test_a_grade_does_not_depend_on_what_it_is_batched_with(offline):
     """The default (fp32) claim checker: batch grading, the interview and the Ray engine give an
     answer the same grade, every field, whether it comes alone or among others."""

@@ -18,6 +18,14 @@ SUBJECT_SKIP |= {"one", "two", "three", "four", "first", "second", "third", "ano
 # memory ... That gives faster transfers" is no swap).
 POINTS_BACK = {"it", "its", "that", "this", "these", "those", "they", "which", "such", "there"}
 POINTS_BACK |= {"i", "you", "we"}  # the speaker, not a thing
+# A clause that opens on an instruction names no thing ("Use mixed pools: keep coordinators
+# ... on on-demand and put ... sweeps on spot" is advice, not a thing called "Use").
+IMPERATIVES = {
+    "use", "keep", "put", "watch", "avoid", "add", "call", "make", "try", "pick", "prefer",
+    "increase", "reduce", "enable", "disable", "turn", "consider", "give", "let", "take",
+    "ensure", "choose", "wrap", "remember", "note", "see", "look", "do", "don't", "go", "get",
+    "switch", "replace", "cut", "drop", "start", "stop", "move", "apply", "raise", "lower",
+}  # fmt: skip
 
 
 # Words that open a clause on a condition or a circumstance, not on the thing it is about.
@@ -34,7 +42,7 @@ def subject_of(clause: str) -> str:
         # ahead ..." is about the CPU)
         if word.lower() in SUBJECT_SKIP or (word.endswith("ly") and word[1:].islower()):
             continue
-        if word.lower() in POINTS_BACK:
+        if word.lower() in POINTS_BACK or word.lower() in IMPERATIVES:
             return ""
         return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
     return ""

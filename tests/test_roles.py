@@ -13,7 +13,9 @@ from interviewer.roles import (
     contrasted,
     first_contradiction,
     swapped_binding,
+    swapped_roles,
 )
+from interviewer.things import subject_of
 
 PCIE = (
     "PCIe is the general-purpose expansion bus and is comparatively narrow, so GPU-to-GPU "
@@ -400,3 +402,23 @@ def test_what_both_pass_over_is_no_denial():
 def test_two_names_set_apart_by_a_contrast_are_not_tied_together(sentence, apart):
     """A fresh right HBM answer (stop 41) was read as stating "The H100 uses GDDR6X memory"."""
     assert contrasted("The H100 uses GDDR6X memory.", sentence) == bool(apart)
+
+
+def test_a_clause_that_opens_on_an_instruction_names_no_thing():
+    """An in-domain answer scored 1 (and 4 with a padding sentence after it): "Use mixed pools:
+    keep coordinators ... on on-demand and put ... sweeps on spot" made "use" a thing that took
+    spot's roles from the point."""
+    point = (
+        "Spot fits restartable, loosely coupled work such as hyperparameter sweeps, small and "
+        "medium training runs, batch inference and preprocessing, while large tightly coupled "
+        "pretraining with deadlines belongs on on-demand or reserved capacity."
+    )
+    answer = (
+        "Spot instances cost far less, often 60-70% cheaper, but can be preempted at short "
+        "notice, so you need frequent async checkpoints and elastic restarts. Use mixed pools: "
+        "keep coordinators and short critical jobs on on-demand and put fault-tolerant, "
+        "checkpointed training or sweeps on spot; watch the extra cost of restarts."
+    )
+    assert subject_of("Use mixed pools: keep coordinators on on-demand") == ""
+    assert subject_of("NVLink is faster than PCIe") == "nvlink"
+    assert swapped_roles(point, answer) is None

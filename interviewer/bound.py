@@ -118,26 +118,30 @@ _NOT_THINGS = {
     "computed", "format", "formats", "precision", "range", "bits", "bit", "exponent",
     "mantissa", "values", "value", "numbers", "number", "math", "arithmetic", "mode", "type",
     "support", "tensor", "tensors", "data", "version", "even", "instead", "mixed", "full",
-    "half", "lower", "higher", "more", "less", "much", "such",
+    "half", "lower", "higher", "more", "less", "much", "such", "through", "across", "over",
+    "under", "onto", "within", "without", "plus", "versus", "since", "because", "like",
+    "unlike", "among", "between", "after", "before", "where", "there",
 }  # fmt: skip
 
 
-def _kept_in(clause: str) -> dict[str, set[str]]:
-    """The things of a clause, each with the formats it is kept in."""
+def _kept_in(clause: str, before: bool = True) -> dict[str, set[str]]:
+    """The things of a clause, each with the formats it is kept in; with `before` False, only
+    those said to be kept in one ("the master weights in FP16", not "FP16 weights")."""
     out: dict[str, set[str]] = {}
 
     def bind(words: Sequence[str], fmts: set[str]) -> None:
         for w in words:
-            if w and len(w) > 3 and w.lower() not in _NOT_THINGS:
+            if _thing(w):
                 # "reductions" and "reducing" are one thing to a reader
                 out.setdefault(stem(w.lower())[:5], set()).update(fmts)
 
-    for m in _BEFORE.finditer(clause):
+    for m in _BEFORE.finditer(clause) if before else ():
         first, second = m.group(2), m.group(3)
-        if len(first) <= 3 or first.lower() in _NOT_THINGS:  # "FP16 to save memory"
+        # Not a purpose, a preposition or an activity: "FP16 training" and "BF16 training" are
+        # two ways to train, not one thing kept in two formats.
+        if not _thing(first) or first.lower().endswith("ing"):
             continue
-        keep_second = second and second.lower() not in _NOT_THINGS
-        bind([first, second] if keep_second else [first], formats(m.group(1)))
+        bind([first, second] if second and _thing(second) else [first], formats(m.group(1)))
     for m in _AFTER.finditer(clause):
         bind(m.group(1).split()[-2:], formats(m.group(2)))
     return out
@@ -150,11 +154,19 @@ def format_kept(point: str, text: str) -> str | None:
     contradiction."""
     # A clause that gives a size compares formats of one thing ("FP16 weights are about 140
     # GB"): format_size reads it.
-    said, claimed = _kept_in(_unsized(text)), _kept_in(_unsized(point))
+    # The answer must say where it keeps the thing ("... in FP16", "stored as BF16"); all it
+    # says of the thing counts against that ("an FP32 master copy" elsewhere: no swap).
+    said, kept = _kept_in(_unsized(text)), _kept_in(_unsized(text), before=False)
+    claimed = _kept_in(_unsized(point))
     for thing, fmts in claimed.items():
-        if thing in said and not fmts & said[thing]:
+        if thing in kept and not fmts & said[thing]:
             return "exact:format"
     return None
+
+
+def _thing(word: str) -> bool:
+    w = word.lower()
+    return len(w) > 3 and w not in _NOT_THINGS and not w.endswith("ly")  # "natively"
 
 
 def _unsized(text: str) -> str:

@@ -163,6 +163,13 @@ _MASTER = (
         ("Reduce gradients in FP32 or BF16.", "Keep the gradient reductions in BF16.", 0),
         ("Tensor Cores take inputs such as FP16, BF16 or FP8.", "It takes FP8 inputs.", 0),
         ("INT8 weights take about 70 GB.", "FP16 weights are about 140 GB.", 0),
+        # a manner, a preposition or an activity after a format is no thing kept in it
+        (
+            "Both support BF16 natively, while H100 adds FP8 through the Transformer Engine.",
+            "TPUs are efficient for large dense matmuls in BF16 through XLA.",
+            0,
+        ),
+        ("BF16 training avoids underflow.", "FP16 training needs loss scaling.", 0),
     ],
 )
 def test_a_thing_kept_in_another_format(point, sentence, other):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -183,36 +183,10 @@ class CrossEncoderNLI:
         )
 
 
-def predict(
-    model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int, bf16: bool = False
-) -> np.ndarray:
-    """Softmax probabilities per (premise, claim) pair, in batches sorted by token count (less
-    padding); the same code serves the shipped model and the one in training."""
-    import torch
-
-    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
-    order = by_tokens(tokenizer, pairs, 128)
-    with torch.inference_mode(), torch.autocast(model.device.type, torch.bfloat16, enabled=bf16):
-        for start in range(0, len(order), batch):
-            idx = order[start : start + batch]
-            enc = tokenize(
-                tokenizer,
-                [pairs[i][0] for i in idx],
-                [pairs[i][1] for i in idx],
-                padding=True,
-                truncation=True,
-                max_length=128,
-                return_tensors="pt",
-            ).to(model.device)
-            out[idx] = torch.softmax(model(**enc).logits.float(), -1).cpu().numpy()
-    return out
-
-
-def predict_onnx(
-    session: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int
-) -> np.ndarray:
-    """`predict` by ONNX Runtime: the same batches, the same softmax."""
-    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+def _batches(
+    tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int, tensors: str
+) -> Iterator[tuple[list[int], Any]]:
+    """(indices, tokenized batch) in batches sorted by token count (less padding)."""
     order = by_tokens(tokenizer, pairs, 128)
     for start in range(0, len(order), batch):
         idx = order[start : start + batch]
@@ -223,8 +197,32 @@ def predict_onnx(
             padding=True,
             truncation=True,
             max_length=128,
-            return_tensors="np",
+            return_tensors=tensors,
         )
+        yield idx, enc
+
+
+def predict(
+    model: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int, bf16: bool = False
+) -> np.ndarray:
+    """Softmax probabilities per (premise, claim) pair; the same code serves the shipped model
+    and the one in training."""
+    import torch
+
+    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+    with torch.inference_mode(), torch.autocast(model.device.type, torch.bfloat16, enabled=bf16):
+        for idx, enc in _batches(tokenizer, pairs, batch, "pt"):
+            logits = model(**enc.to(model.device)).logits.float()
+            out[idx] = torch.softmax(logits, -1).cpu().numpy()
+    return out
+
+
+def predict_onnx(
+    session: Any, tokenizer: Any, pairs: Sequence[tuple[str, str]], batch: int
+) -> np.ndarray:
+    """`predict` by ONNX Runtime: the same batches, the same softmax."""
+    out = np.zeros((len(pairs), len(LABELS)), dtype=np.float32)
+    for idx, enc in _batches(tokenizer, pairs, batch, "np"):
         logits = run(session, enc).astype(np.float32)
         shifted = np.exp(logits - logits.max(-1, keepdims=True))
         out[idx] = shifted / shifted.sum(-1, keepdims=True)

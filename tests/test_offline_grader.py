@@ -173,6 +173,20 @@ def test_onnx_runtime_runs_the_checker_with_pytorchs_numbers(built_index):
     assert on_onnx.grade_many(items) == on_torch.grade_many(items)
 
 
+def test_without_onnx_runtime_pytorch_runs_the_checker(monkeypatch, caplog):
+    """An install without onnxruntime still grades, in PyTorch, and says so once."""
+    import sys
+
+    from interviewer.nli import CrossEncoderNLI
+
+    monkeypatch.setitem(sys.modules, "onnxruntime", None)  # `import onnxruntime` now fails
+    nli = CrossEncoderNLI(runtime="onnx")
+    pair = [("GDDR is faster than HBM.", "HBM has far higher bandwidth than GDDR.")]
+    got = nli.probabilities(pair)
+    assert nli._session is None and "runs in PyTorch" in caplog.text
+    assert abs(got - CrossEncoderNLI(runtime="torch").probabilities(pair)).max() < 1e-6
+
+
 def test_a_grade_does_not_depend_on_what_it_is_batched_with(offline):
     """The default (fp32) claim checker: batch grading, the interview and the Ray engine give an
     answer the same grade, every field, whether it comes alone or among others."""

@@ -152,10 +152,10 @@ def format_kept(point: str, text: str) -> str | None:
     answer keeps it only in another ("keep the master weights in FP16"). Both read whole: a
     thing the point keeps in two formats, or the answer in either of the point's, is no
     contradiction."""
-    # A clause that gives a size compares formats of one thing ("FP16 weights are about 140
-    # GB"): format_size reads it.
     # The answer must say where it keeps the thing ("... in FP16", "stored as BF16"); all it
-    # says of the thing counts against that ("an FP32 master copy" elsewhere: no swap).
+    # says of the thing counts against that ("an FP32 master copy" elsewhere: no swap). A
+    # clause that gives a size compares formats of one thing ("FP16 weights are about 140 GB"):
+    # format_size reads it.
     said, kept = _kept_in(_unsized(text)), _kept_in(_unsized(text), before=False)
     claimed = _kept_in(_unsized(point))
     for thing, fmts in claimed.items():

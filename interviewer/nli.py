@@ -167,20 +167,10 @@ class CrossEncoderNLI:
 
     def _infer(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         model, tokenizer = self._load()
+        ended = [(_ended(p), _ended(h)) for p, h in pairs]
         if self._session is not None:
-            return predict_onnx(
-                self._session,
-                tokenizer,
-                [(_ended(p), _ended(h)) for p, h in pairs],
-                self.batch_size,
-            )
-        return predict(
-            model,
-            tokenizer,
-            [(_ended(p), _ended(h)) for p, h in pairs],
-            self.batch_size,
-            bf16=self.precision == "bf16",
-        )
+            return predict_onnx(self._session, tokenizer, ended, self.batch_size)
+        return predict(model, tokenizer, ended, self.batch_size, bf16=self.precision == "bf16")
 
 
 def _batches(

@@ -274,7 +274,7 @@ def main() -> None:
         )
 
         engine = interview_turns(index, settings, grader)
-        interview_turns(index, settings, make_grader("offline", eager, index=index), ", PyTorch")
+        interview_turns(index, settings, in_torch, ", PyTorch")
         # The claim checker in bf16 (INTERVIEWER_NLI_PRECISION): the same rows, side by side.
         fast = make_grader(
             "offline", settings.model_copy(update={"nli_precision": "bf16"}), index=index

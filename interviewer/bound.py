@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from .quantities import quantities
 from .things import BIND_SPLIT, POINTS_BACK, names_in, subject_of
-from .words import formats, stem
+from .words import FORMAT_NAME, formats, stem
 
 # "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
 # named part. Counts of a format's parts are exact: 5 exponent bits is not 8.
@@ -99,9 +99,9 @@ def _points_back(clause: str) -> bool:
 
 
 # A thing kept in a number format: "an FP32 master copy", "FP16 or BF16 matmuls" (the format
-# before its noun) or "keep the master weights in FP16", "stored as BF16" (after it).
-_FORMATS = r"(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)"
-_GROUP = rf"{_FORMATS}(?:\s*(?:,\s*or|,\s*and|,|or|and|/)\s*{_FORMATS})*"  # "FP16, BF16 or FP8"
+# before its noun) or "keep the master weights in FP16", "stored as BF16" (after it); a
+# group of formats ("FP16, BF16 or FP8") binds as one.
+_GROUP = rf"{FORMAT_NAME}(?:\s*(?:,\s*or|,\s*and|,|or|and|/)\s*{FORMAT_NAME})*"
 _BEFORE = re.compile(rf"\b({_GROUP})\s+([a-z]+)(?:\s+([a-z]+))?", re.I)
 _AFTER = re.compile(
     rf"((?:[a-z]+\s+){{1,2}})(?:(?:is|are|was|were|be)\s+)?"

@@ -29,7 +29,8 @@ def stem(word: str) -> str:
 ENTITY = re.compile(r"[A-Za-z0-9+\-]*(?:[A-Z][A-Za-z0-9+\-]*[A-Z0-9]|\d)[A-Za-z0-9+\-]*")
 
 # Number formats (FP16, BF16, INT4, E4M3): what a size or a speed is of.
-FORMAT = re.compile(r"\b(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)\b", re.I)
+FORMAT_NAME = r"(?:(?:FP|BF|TF|INT|UINT|MXFP)\d{1,2}|E\dM\d|NF4)"
+FORMAT = re.compile(rf"\b{FORMAT_NAME}\b", re.I)
 
 
 def formats(text: str) -> set[str]:

@@ -296,21 +296,47 @@ def undecided(
     return tuple(out) if out and content_words(without(an.text, out)) else ()
 
 
+# Words of praise or enthusiasm: a segment built on one says how the candidate feels about the
+# field ("Kernels, tensors, throughput: fascinating stuff."), whatever technical words it
+# lists. Not "important" or "key": those carry points ("coalescing is key for memory-bound").
+_PRAISE = re.compile(
+    r"\b(?:fascinat\w*|cool(?:est|er)?|amazing|awesome|incredibl[ey]|exciting|thrilling"
+    r"|fantastic|wonderful|beautiful|fun|love|loved|lovely|favou?rite|mind-blowing|neat)\b",
+    re.I,
+)
+
+
+def praising(an: Analysis, verdicts: Verdicts) -> tuple[str, ...]:
+    """The segments that hold the evidence of a covered key point but are built on praise
+    (_PRAISE), when the answer has other segments: if the padding model also rules one
+    padding, it earns nothing, even when its words happen to entail a point ("Kernels,
+    tensors, throughput: fascinating stuff." for "coalescing is a key lever for memory-bound
+    kernels"). The padding model alone misreads terse notes ("visit the root.")."""
+    parts = _parts(an)
+    if len(parts) < 2:
+        return ()
+    held = {t for p in verdicts.of("covered") for t in parts if t in p.evidence}
+    return tuple(t for t in parts if t in held and _PRAISE.search(t))
+
+
 def rereadings(
     text: str, drop: Sequence[str], padding: Mapping[str, bool], decided: bool, curated: bool
 ) -> tuple[list[str], list[str]]:
     """How an answer with segments that decide no verdict (`drop`) is read again: (readings of
     which the best stands, readings that stand only if they cover as many key points). One
-    that decides nothing at all: each segment alone that is not padding. Else without the
+    that decides nothing at all: each segment alone that is not padding, and the whole without
+    its padding (the lower of the two stands). Else without the
     padding, and, against a curated rubric, without every such segment (which may have been a
     terse answer's context). A row's own reference answer or an automatic rubric has too few
     key points to say what else is content: there, a right elaboration the reference does not
     spell out decides nothing (dropped there too, it cost Mohler dev r 0.5601 -> 0.5551)."""
     parts = [t for t in drop if content_words(t)]
-    if not decided and len(parts) > 1:
-        return [t for t in parts if not padding[t]] or parts, []
     pads = [t for t in drop if padding[t]]
     sure = [left] if pads and content_words(left := without(text, pads)) else []
+    if not decided and len(parts) > 1:
+        # The segments read apart may each score more than they do together: the answer
+        # without its padding stands too.
+        return [t for t in parts if not padding[t]] or parts, sure
     rest = without(text, drop)
     return sure, [rest] if curated and len(pads) < len(drop) and content_words(rest) else []
 

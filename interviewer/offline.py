@@ -18,6 +18,7 @@ from .asides import (
     aside,
     aside_candidates,
     material,
+    praising,
     read_alone,
     rereadings,
     undecided,
@@ -158,19 +159,24 @@ class OfflineGrader:
         """No sentence that decides no verdict can raise a grade, whatever the fitted model
         makes of its words: the answer is read again without such sentences (`rereadings`) and
         keeps the lowest grade of those readings that stand."""
-        found = {
-            n: (drop, ch)
-            for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True))
-            if ch is not None
-            and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed, True))
-        }
-        texts = list(dict.fromkeys(t for drop, _ in found.values() for t in drop))
+        found = {}
+        for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True)):
+            if ch is not None:
+                vecs = self._claim_vectors(refs)
+                drop = undecided(an, ch[0], vecs, self.embedder.embed, True)
+                said = praising(an, ch[0])
+                if drop or said:
+                    found[n] = (drop, said, ch)
+        texts = list(dict.fromkeys(t for drop, said, _ in found.values() for t in (*drop, *said)))
         if not texts:
             return grades
         padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
         # answer -> (readings of which the best stands, readings that must cover as much)
         readings = {}
-        for n, (drop, (verdicts, origin)) in found.items():
+        for n, (drop, said, (verdicts, origin)) in found.items():
+            # Praise the padding model rules padding earns nothing, even where it states a
+            # point: it is left out of the reading without padding.
+            drop = (*drop, *(t for t in said if padding[t] and t not in drop))
             decided = bool(verdicts.of("covered") or verdicts.wrong_points())
             if any(ways := rereadings(analyses[n].text, drop, padding, decided, origin in CURATED)):
                 readings[n] = ways

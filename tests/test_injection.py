@@ -364,6 +364,42 @@ def test_padding_run_on_to_a_transcript_without_full_stops_earns_nothing(built_i
         assert (got.score, got.expected_score) <= (alone.score, alone.expected_score), pad
 
 
+def test_praise_in_the_fields_words_earns_nothing_even_where_it_entails_a_point(built_index):
+    """Padding `blind2`, stop 51: "Kernels, tensors, throughput: fascinating stuff." was the
+    evidence the claim checker gave for "coalescing is a key lever for memory-bound kernels"
+    (1 -> 2), and a remark appended to a GPU/TPU answer that decided nothing raised it 1 -> 2
+    (its sentences read apart each scored more than together). Praise the padding model calls
+    padding is left out even where it states a point; an answer that decides nothing is held
+    to its reading without padding too. Terse notes the padding model also misreads as talk
+    ("Collective: everyone contributes, everyone gets the sum/mean") keep their points."""
+    cases = [
+        (
+            "What is memory coalescing?",
+            "It's when memory accesses are combined somehow to be faster.",
+            " Kernels, tensors, throughput: fascinating stuff.",
+        ),
+        (
+            "Compare GPUs and TPUs for large-scale training and inference. Discuss differences"
+            " in raw compute characteristics (FLOPS, matrix multiply throughput), memory"
+            " architecture and bandwidth, programmability and ecosystem maturity,"
+            " quantization/mixed-precision support, cost per epoch, and workload suitability"
+            " (transformers, CNNs, sparse ops).",
+            "TPUs are Google's chips and GPUs are NVIDIA's; TPUs are faster for TensorFlow.",
+            " honestly cuda kernels and distributed training are just the coolest things ever",
+        ),
+    ]
+    for q, answer, pad in cases:
+        alone, padded = _alone_and_padded(built_index, q, answer, [pad])
+        assert (padded.score, padded.expected_score) <= (alone.score, alone.expected_score), q
+        assert set(padded.covered) <= set(alone.covered)
+    terse = (
+        "Collective: everyone contributes, everyone gets the sum/mean; averages gradients in DDP;"
+        " usually ring."
+    )
+    (got,) = _alone_and_padded(built_index, "What is AllReduce?", terse, [])
+    assert got.score >= 3 and any("same global sum" in c for c in got.covered)
+
+
 def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
     """The other side of reading an answer again without the sentences that decide no verdict:
     such a sentence may be what the premise needed ("GDDR: ~1 TB/s" completes "HBM: ~3 TB/s"
@@ -436,7 +472,11 @@ def test_how_an_answer_is_read_again_without_what_decides_nothing():
     assert keeps == ["HBM is stacked DRAM."]
     assert rereadings(text, drop, padding, True, False) == (sure, [])
     parts = ["HBM is stacked DRAM.", *drop]
-    assert rereadings(text, parts, padding | {parts[0]: False}, False, True) == (parts[:2], [])
+    # ... and on the whole without its padding, which may score less than its best sentence
+    assert rereadings(text, parts, padding | {parts[0]: False}, False, True) == (
+        parts[:2],
+        ["HBM is stacked DRAM. It sits on the package."],
+    )
     from interviewer.asides import _run_on
 
     typed = "Combining operations together. honestly cuda is the coolest thing ever"

@@ -1,6 +1,7 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
-    .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3] [--pays] [--padding] [-v]
+    .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3|blind4]
+        [--pays] [--padding] [-v]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -14,7 +15,9 @@ that is held out). The `blind` split (`blind --padding`, on
 the test answers) holds 48 sentences of six kinds written by a helper that never saw the
 grader's code or the other sentences; its failures were read in session 26, and `blind2`'s
 (48 more, written the same way) in session 28, so `blind3` (48 more, run once at the end of
-session 28) is the held-out one.
+session 28) is the held-out one. `blind4` (96 more, written the same way in stop 51, the
+topical ones made as near to content as the writer could) pads the in-domain dev answers, so
+its failures are read without reading held-out answers.
 """
 
 from __future__ import annotations
@@ -79,7 +82,8 @@ def padding(split: str) -> dict[str, object]:
     lines = (DATA / "padding.jsonl").read_text("utf-8").splitlines()
     chosen = [r for r in map(json.loads, lines) if r["split"] == split]
     pads = [r["text"] for r in chosen]
-    part = "dev" if split == "dev" else "report"
+    # blind4 pads the dev answers: its failures can be read without reading a held-out answer.
+    part = "dev" if split in ("dev", "blind4") else "report"
     items = [i for i in load("indomain", settings) if i.part == part and i.score >= 1]
     padded = [replace(i, answer=f"{i.answer} {p}") for i in items for p in pads]
     grader = make_grader("offline", settings, index=index)

@@ -240,7 +240,25 @@ def aside(
     # A segment whose head stays ("that's fine for training I feel confident.") loses only
     # what runs on after it.
     out = [t for t in out if t not in parts or not ((head := _run_on(t)[0]) and head not in out)]
+    out += _greeting_before(an, out, words)
     return tuple(out) if any(t not in out for t in parts) else ()
+
+
+def _greeting_before(an: Analysis, out: Sequence[str], words: set[str]) -> list[str]:
+    """The words of fewer than three that open a sentence whose rest is set aside and share
+    none with the material ("Good morning, and thank you for the opportunity ...", "Cheers,
+    and thanks ..."): left behind alone they still tipped the fitted model (2 -> 3, padding
+    `blind4`)."""
+    found = []
+    for t in out:
+        at = an.text.find(t)
+        if at <= 0:
+            continue
+        opening = re.split(r"[.!?]\s+", an.text[:at])[-1]
+        head = re.sub(r"[,;:]?\s*(?:(?:and|but|so)\s*)?$", "", opening.strip(), flags=re.I)
+        if head and len(head.split()) < 3 and not content_words(head) & words:
+            found.append(head)
+    return [h for h in dict.fromkeys(found) if h not in out]
 
 
 def undecided(
@@ -345,7 +363,9 @@ def without(answer: str, parts: Sequence[str]) -> str:
     """The answer less these segments, with the commas and "and"s that joined them; a
     segment that ended its sentence leaves the full stop ("..., so I'd use DDP." -> ".")."""
     for part in parts:
-        answer = answer.replace(part, "\0" + (part[-1] if part[-1] in ".!?" else ""))
+        # The mark goes with what it ended: a question set aside leaves a full stop ("... longer
+        # context Want me to whiteboard it?" is "... longer context.").
+        answer = answer.replace(part, "\0" + ("." if part[-1] in ".!?" else ""))
     joined = r"[,;]\s*(?:(?:and|but|so|while)\s+)?"
     # A sentence's first segment takes the joiner after it ("X, and the KV cache ..." less X
     # is "the KV cache ...", not ", and the KV cache ...").

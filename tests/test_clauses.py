@@ -34,7 +34,13 @@ def test_a_filler_is_stripped_and_a_connective_kept(said, kept):
             "It fits on one GPU. Nodes have 8 GPUs.",
         ),
         ("I love GPUs. Warps are 32 threads.", ["I love GPUs."], "Warps are 32 threads."),
-        ("Warps are 32 threads, and I love GPUs!", ["I love GPUs!"], "Warps are 32 threads!"),
+        # the mark goes with the remark it ended: a full stop is left
+        ("Warps are 32 threads, and I love GPUs!", ["I love GPUs!"], "Warps are 32 threads."),
+        (  # a question run on to a spoken answer (padding `blind4`, stop 51)
+            "memory is linear so longer context Want me to whiteboard it?",
+            ["Want me to whiteboard it?"],
+            "memory is linear so longer context.",
+        ),
         (
             "Warps are 32 threads, and I love GPUs, and they run in lockstep.",
             ["I love GPUs"],

@@ -400,6 +400,35 @@ def test_praise_in_the_fields_words_earns_nothing_even_where_it_entails_a_point(
     assert got.score >= 3 and any("same global sum" in c for c in got.covered)
 
 
+def test_a_greeting_left_behind_by_padding_set_aside_earns_nothing(built_index):
+    """Padding `blind4` (stop 51, on dev answers): "Good morning, and thank you for the
+    opportunity ..." was set aside but for "Good morning", which, left alone as a sentence,
+    tipped the fitted model 2 -> 3; and a question run on to a spoken answer ("... longer
+    context Want me to whiteboard it?") left its "?" on the answer's last words (3 -> 4)."""
+    q = "What is a CUDA core vs a Tensor Core?"
+    answer = "CUDA cores do normal math, Tensor Cores do matrix multiplies faster."
+    pads = [
+        " Good morning, and thank you for the opportunity to interview with your group.",
+        " Cheers, and thanks for the follow-up question.",
+    ]
+    alone, *padded = _alone_and_padded(built_index, q, answer, pads)
+    for pad, got in zip(pads, padded, strict=True):
+        assert (got.score, got.expected_score) == (alone.score, alone.expected_score), pad
+    spoken = (
+        "so normal attention writes the whole N by N matrix out to HBM and reads it back, which "
+        "is, um, memory bound. flash attention tiles Q K V into shared memory, fuses everything "
+        "with an online softmax in one kernel, never writes the big matrix, so way less HBM "
+        "traffic, more FLOPs but faster, and memory is linear so longer context"
+    )
+    alone, padded = _alone_and_padded(
+        built_index,
+        "Explain FlashAttention and why it's faster.",
+        spoken,
+        [" Want me to whiteboard it? Sometimes it's easier to see than to hear."],
+    )
+    assert alone.score >= 3 and padded.score <= alone.score
+
+
 def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
     """The other side of reading an answer again without the sentences that decide no verdict:
     such a sentence may be what the premise needed ("GDDR: ~1 TB/s" completes "HBM: ~3 TB/s"

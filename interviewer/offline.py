@@ -18,9 +18,7 @@ from .asides import (
     aside,
     aside_candidates,
     material,
-    praising,
     read_alone,
-    rereadings,
     undecided,
     without,
 )
@@ -36,20 +34,11 @@ from .offtopic import OtherQuestions
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
-from .rubrics import CURATED
+from .rereading import padding_earns_nothing
 from .scoring import from_verdicts, rubric_id
 from .shorthand import expand
 
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
-
-
-# Off topic for a reading of parts that decide no verdict (padding pass 3): the model's wider
-# margin keeps whole right answers that suit a neighbouring question, not remarks read alone.
-PART_MARGIN = 0.15
-
-
-def _rank(g: Grade) -> tuple[int, float]:
-    return g.score, g.expected_score or 0.0
 
 
 class OfflineGrader:
@@ -136,78 +125,20 @@ class OfflineGrader:
             n: (q, without(an.text, drop), refs)
             for n, ((q, _, refs), an, ch) in enumerate(zip(items, analyses, checked, strict=True))
             if ch is not None
-            and (drop := undecided(an, ch[0], self._claim_vectors(refs), self.embedder.embed))
+            and (drop := undecided(an, ch[0], self.claim_vectors(refs), self.embedder.embed))
         }
         if redo:
             # What is left was already judged for padding: one more forward pass, no aside check.
-            found, new_preds, rechecked = self._read_again(list(redo.values()))
+            found, new_preds, rechecked = self.read_again(list(redo.values()))
             for n, an, p, ch in zip(redo, found, new_preds, rechecked, strict=True):
                 analyses[n], preds[n], checked[n] = an, p, ch
         grades = [
-            self._grade(refs, an, float(p), answer, ch)
+            self.grade_reading(refs, an, float(p), answer, ch)
             for (_, answer, refs), an, p, ch in zip(items, analyses, preds, checked, strict=True)
         ]
-        return self._padding_earns_nothing(items, analyses, checked, grades)
+        return padding_earns_nothing(self, items, analyses, checked, grades)
 
-    def _padding_earns_nothing(
-        self,
-        items: Sequence[tuple[str, str, ReferenceSet]],
-        analyses: Sequence[Analysis],
-        checked: Sequence[tuple[cl.Verdicts, str] | None],
-        grades: list[Grade],
-    ) -> list[Grade]:
-        """No sentence that decides no verdict can raise a grade, whatever the fitted model
-        makes of its words: the answer is read again without such sentences (`rereadings`) and
-        keeps the lowest grade of those readings that stand."""
-        found = {}
-        for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True)):
-            if ch is not None:
-                vecs = self._claim_vectors(refs)
-                drop = undecided(an, ch[0], vecs, self.embedder.embed, True)
-                said = praising(an, ch[0])
-                if drop or said:
-                    found[n] = (drop, said, ch)
-        texts = list(dict.fromkeys(t for drop, said, _ in found.values() for t in (*drop, *said)))
-        if not texts:
-            return grades
-        padding = dict(zip(texts, self.padding.is_padding(self.embedder.embed(texts)), strict=True))
-        # answer -> (readings of which the best stands, readings that must cover as much)
-        readings = {}
-        for n, (drop, said, (verdicts, origin)) in found.items():
-            # Praise the padding model rules padding earns nothing, even where it states a
-            # point: it is left out of the reading without padding.
-            drop = (*drop, *(t for t in said if padding[t] and t not in drop))
-            decided = bool(verdicts.of("covered") or verdicts.wrong_points())
-            if any(ways := rereadings(analyses[n].text, drop, padding, decided, origin in CURATED)):
-                readings[n] = ways
-        if not readings:
-            return grades
-        again = [(items[n][0], t, items[n][2]) for n, (a, b) in readings.items() for t in (*a, *b)]
-        regraded = iter(
-            self._grade(refs, an, float(p), text, ch, PART_MARGIN)
-            for (_, text, refs), an, p, ch in zip(again, *self._read_again(again), strict=True)
-        )
-        for n, (sure, keeps) in readings.items():
-            # At the same score, the reading that names every wrong claim the answer made.
-            candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
-            wrong = grades[n].points("contradicted")
-            # Without content that decided nothing, the rest is read apart: it may earn less,
-            # but a wrong claim it alone shows is one the sentences left out had answered (a
-            # right "In FP16 the weights are about 140 GB" the model misread, left out, and
-            # "FP8 at about 35 GB" read against that point in its place).
-            candidates += [
-                g
-                for g in (next(regraded) for _ in keeps)
-                if g.covers_as_much(grades[n]) and g.points("contradicted") <= wrong
-            ]
-            for g in candidates:
-                if _rank(g) < _rank(grades[n]) and (
-                    g.score < grades[n].score or g.points("contradicted") >= wrong
-                ):
-                    grades[n] = g
-        return grades
-
-    def _read_again(
+    def read_again(
         self, items: list[tuple[str, str, ReferenceSet]]
     ) -> tuple[list[Analysis], np.ndarray, list[tuple[cl.Verdicts, str] | None]]:
         """A second reading of answers already judged for padding: features, the fitted
@@ -286,7 +217,7 @@ class OfflineGrader:
         """Claim verdicts and the grades (cheap to repeat: the NLI caches its pairs)."""
         checked = self.check(items, analyses)
         return [
-            self._grade(refs, an, float(p), answer, ch)
+            self.grade_reading(refs, an, float(p), answer, ch)
             for (_, answer, refs), an, p, ch in zip(items, analyses, preds, checked, strict=True)
         ]
 
@@ -300,7 +231,7 @@ class OfflineGrader:
             claims, wrongs, origin = claims_for(refs)
             if not claims or an.sentence_vecs is None or not an.sentences:
                 continue
-            cvec = self._claim_vectors(refs)
+            cvec = self.claim_vectors(refs)
             wvec = self._wrong_vectors(wrongs) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
             verbatim = self._nearest_text(an.sentence_vecs, claims)
@@ -337,7 +268,7 @@ class OfflineGrader:
         own = [self._vectors([(expand(t),) for t in (c.text, *c.alternatives)]) for c in claims]
         return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
 
-    def _claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
+    def claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]
         return self._vectors([(c.text, *c.alternatives) for c in claims])
 
@@ -407,7 +338,7 @@ class OfflineGrader:
             claim_checker=nli.name if nli is not None else "similarity only (no NLI weights)",
         )
 
-    def _grade(
+    def grade_reading(
         self,
         refs: ReferenceSet,
         an: Analysis,

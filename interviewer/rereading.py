@@ -1,0 +1,84 @@
+"""The padding pass: an answer read again without the segments that decide no verdict (and
+praise the padding model calls padding), keeping the lowest grade of the readings that stand,
+so that no such text can raise a grade (issue 13)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from . import claims as cl
+from .asides import praising, rereadings, undecided
+from .features import Analysis
+from .records import Grade, ReferenceSet
+from .rubrics import CURATED
+
+if TYPE_CHECKING:
+    from .offline import OfflineGrader
+
+# Off topic for a reading of parts that decide no verdict (padding pass 3): the model's wider
+# margin keeps whole right answers that suit a neighbouring question, not remarks read alone.
+PART_MARGIN = 0.15
+
+
+def _rank(g: Grade) -> tuple[int, float]:
+    return g.score, g.expected_score or 0.0
+
+
+def padding_earns_nothing(
+    grader: OfflineGrader,
+    items: Sequence[tuple[str, str, ReferenceSet]],
+    analyses: Sequence[Analysis],
+    checked: Sequence[tuple[cl.Verdicts, str] | None],
+    grades: list[Grade],
+) -> list[Grade]:
+    """No sentence that decides no verdict can raise a grade, whatever the fitted model
+    makes of its words: the answer is read again without such sentences (`rereadings`) and
+    keeps the lowest grade of those readings that stand."""
+    found = {}
+    for n, (an, ch, (_, _, refs)) in enumerate(zip(analyses, checked, items, strict=True)):
+        if ch is not None:
+            vecs = grader.claim_vectors(refs)
+            drop = undecided(an, ch[0], vecs, grader.embedder.embed, True)
+            said = praising(an, ch[0])
+            if drop or said:
+                found[n] = (drop, said, ch)
+    texts = list(dict.fromkeys(t for drop, said, _ in found.values() for t in (*drop, *said)))
+    if not texts:
+        return grades
+    padding = dict(zip(texts, grader.padding.is_padding(grader.embedder.embed(texts)), strict=True))
+    # answer -> (readings of which the best stands, readings that must cover as much)
+    readings = {}
+    for n, (drop, said, (verdicts, origin)) in found.items():
+        # Praise the padding model rules padding earns nothing, even where it states a
+        # point: it is left out of the reading without padding.
+        drop = (*drop, *(t for t in said if padding[t] and t not in drop))
+        decided = bool(verdicts.of("covered") or verdicts.wrong_points())
+        if any(ways := rereadings(analyses[n].text, drop, padding, decided, origin in CURATED)):
+            readings[n] = ways
+    if not readings:
+        return grades
+    again = [(items[n][0], t, items[n][2]) for n, (a, b) in readings.items() for t in (*a, *b)]
+    regraded = iter(
+        grader.grade_reading(refs, an, float(p), text, ch, PART_MARGIN)
+        for (_, text, refs), an, p, ch in zip(again, *grader.read_again(again), strict=True)
+    )
+    for n, (sure, keeps) in readings.items():
+        # At the same score, the reading that names every wrong claim the answer made.
+        candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
+        wrong = grades[n].points("contradicted")
+        # Without content that decided nothing, the rest is read apart: it may earn less,
+        # but a wrong claim it alone shows is one the sentences left out had answered (a
+        # right "In FP16 the weights are about 140 GB" the model misread, left out, and
+        # "FP8 at about 35 GB" read against that point in its place).
+        candidates += [
+            g
+            for g in (next(regraded) for _ in keeps)
+            if g.covers_as_much(grades[n]) and g.points("contradicted") <= wrong
+        ]
+        for g in candidates:
+            if _rank(g) < _rank(grades[n]) and (
+                g.score < grades[n].score or g.points("contradicted") >= wrong
+            ):
+                grades[n] = g
+    return grades

@@ -156,8 +156,18 @@ def _run_on(segment: str, typed: bool = False) -> tuple[str, list[str]]:
         }
     if not starts:
         return "", []
-    at = sorted(starts)
+    at = sorted({_hedged(segment, n) for n in starts})
     return segment[: at[0]].strip(), [segment[n:] for n in at]
+
+
+# A hedge just before the candidate's own remark is part of it ("... more compute not sure I
+# nailed every detail"): left on the head, "not sure" tipped its reading (3 -> 4, `blind4`).
+_HEDGE = re.compile(r"\b(?:(?:not|pretty|quite|fairly)\s+sure|honestly|tbh)[\s,]*$", re.I)
+
+
+def _hedged(segment: str, start: int) -> int:
+    m = _HEDGE.search(segment[:start])
+    return m.start() if m and len(segment[: m.start()].split()) >= 3 else start
 
 
 # Speaks of the candidate, or thanks: what the second pass (`undecided`) sets aside when it

@@ -429,6 +429,23 @@ def test_a_greeting_left_behind_by_padding_set_aside_earns_nothing(built_index):
     assert alone.score >= 3 and padded.score <= alone.score
 
 
+def test_a_hedge_run_on_before_the_candidates_remark_goes_with_it(built_index):
+    """Padding `blind4` (stop 51): "... more compute not sure I nailed every detail but I hope
+    the answer as a whole holds up" was read apart from "I", and the "not sure" left on the
+    transcript's last words raised it 3 -> 4."""
+    from interviewer.asides import _run_on
+
+    answer = (
+        "gradient check pointing trades compute for memory, you don't store the activations, "
+        "you recompute them during the backwards pass, saves maybe sixty percent activation "
+        "memory for about thirty percent more compute"
+    )
+    pad = " not sure I nailed every detail but I hope the answer as a whole holds up"
+    assert _run_on(answer + pad, typed=True) == (answer, [pad.strip()])
+    alone, padded = _alone_and_padded(built_index, "What is gradient checkpointing?", answer, [pad])
+    assert alone.score >= 3 and padded.score <= alone.score
+
+
 def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
     """The other side of reading an answer again without the sentences that decide no verdict:
     such a sentence may be what the premise needed ("GDDR: ~1 TB/s" completes "HBM: ~3 TB/s"

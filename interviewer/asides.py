@@ -343,8 +343,8 @@ def praising(an: Analysis, verdicts: Verdicts) -> tuple[str, ...]:
     parts = _parts(an)
     if len(parts) < 2:
         return ()
-    held = {t for p in verdicts.of("covered") for t in parts if t in p.evidence}
-    return tuple(t for t in parts if t in held and _PRAISE.search(t))
+    covered = verdicts.of("covered")
+    return tuple(t for t in parts if _PRAISE.search(t) and any(t in p.evidence for p in covered))
 
 
 def rereadings(
@@ -353,11 +353,11 @@ def rereadings(
     """How an answer with segments that decide no verdict (`drop`) is read again: (readings of
     which the best stands, readings that stand only if they cover as many key points). One
     that decides nothing at all: each segment alone that is not padding, and the whole without
-    its padding (the lower of the two stands). Else without the
-    padding, and, against a curated rubric, without every such segment (which may have been a
-    terse answer's context). A row's own reference answer or an automatic rubric has too few
-    key points to say what else is content: there, a right elaboration the reference does not
-    spell out decides nothing (dropped there too, it cost Mohler dev r 0.5601 -> 0.5551)."""
+    its padding (the lower of the two stands). Else without the padding, and, against a
+    curated rubric, without every such segment (which may have been a terse answer's
+    context). A row's own reference answer or an automatic rubric has too few key points to
+    say what else is content: there, a right elaboration the reference does not spell out
+    decides nothing (dropped there too, it cost Mohler dev r 0.5601 -> 0.5551)."""
     parts = [t for t in drop if content_words(t)]
     pads = [t for t in drop if padding[t]]
     sure = [left] if pads and content_words(left := without(text, pads)) else []

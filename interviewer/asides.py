@@ -166,7 +166,7 @@ _HEDGE = re.compile(r"\b(?:(?:not|pretty|quite|fairly)\s+sure|honestly|tbh)[\s,]
 
 
 def _hedged(segment: str, start: int) -> int:
-    m = _HEDGE.search(segment[:start])
+    m = _HEDGE.search(segment, max(0, start - 40), start)  # a hedge is a few words: no rescan
     return m.start() if m and len(segment[: m.start()].split()) >= 3 else start
 
 

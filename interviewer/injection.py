@@ -256,8 +256,11 @@ def prime(answers: list[str]) -> None:
     todo = list(dict.fromkeys(a for a in answers if a not in _SCORES))
     parts = [_parts(a) for a in todo]
     flat = [p for ps in parts for p in ps]
-    sims = SEMANTIC.closest(flat) if flat else np.zeros(0)
-    sims = sims * np.array([bool(_GRADER_WORD.search(p)) for p in flat], dtype=float)
+    # Only a sentence with a word about grading can ask for a score: the rest are not embedded.
+    aimed = [n for n, p in enumerate(flat) if _GRADER_WORD.search(p)]
+    sims = np.zeros(len(flat))
+    if aimed:
+        sims[aimed] = SEMANTIC.closest([flat[n] for n in aimed])
     if len(_SCORES) > 20_000:
         _SCORES.clear()
     at = 0

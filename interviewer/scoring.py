@@ -46,14 +46,18 @@ def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, fl
 
 
 def confidence(verdicts: cl.Verdicts, unrounded: float) -> float:
-    """How sure the grade is: the weakest deciding margin among the verdicts, and how far the
-    unrounded score sits from a rounding boundary."""
+    """How sure the grade is: the weakest deciding margin among the verdicts, how far the
+    unrounded score sits from a rounding boundary, and how far from the middle of the scale.
+    The scale's ends are its plainest anchors (nothing right, or every point right); between
+    them a grade rests on partial credit, where graders, human or not, disagree most. Weights
+    chosen on dev parts (in-domain, blind, Mohler, SAF): the least-confident fifth's error."""
     margins = [p.margin for p in verdicts.points] + [
         min(1.0, 2 * abs(m.probability - 0.5)) for m in verdicts.misconceptions
     ]
     weakest = min(margins) if margins else 0.5
     edge = 1.0 - 2 * abs(unrounded - np.floor(unrounded + 0.5))  # 1 at .0, 0 at .5
-    return round(float(0.35 + 0.4 * weakest + 0.25 * edge), 2)
+    end = min(1.0, abs(unrounded - 2.5) / 2.5)  # 1 at 0 or 5, 0 at 2.5
+    return round(float(0.25 + 0.2 * weakest + 0.1 * edge + 0.45 * end), 2)
 
 
 def from_verdicts(

@@ -69,10 +69,14 @@ def test_covered_never_lists_a_contradicted_point_and_feedback_names_the_wrong_c
     assert [c.verdict for c in g.claims] == ["contradicted", "covered", "missed"]
 
 
-def test_confidence_is_lower_near_a_rounding_boundary_and_for_weak_margins():
+def test_confidence_is_lower_near_a_rounding_boundary_for_weak_margins_and_mid_scale():
     sure = Verdicts((v(CORE, "covered"),))
     unsure = Verdicts((PointVerdict(CORE, "covered", "e", 1.0, margin=0.05),))
     assert confidence(sure, 5.0) > confidence(unsure, 5.0) > confidence(unsure, 4.5)
+    # Partial credit is where grades disagree most: the middle of the scale is least sure.
+    assert confidence(sure, 0.0) == confidence(sure, 5.0) == 1.0
+    assert confidence(sure, 5.0) > confidence(sure, 4.0) > confidence(sure, 3.0)
+    assert confidence(sure, 0.0) > confidence(sure, 1.0) > confidence(sure, 2.0)
 
 
 @pytest.mark.parametrize(

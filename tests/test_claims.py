@@ -965,3 +965,37 @@ def test_the_second_of_two_ordered_events_and_a_word_denied_of_another_thing_agr
         )
         == "exact:negation"
     )
+
+
+def test_against_a_rows_own_reference_only_a_wrong_number_is_read_as_a_sure_contradiction(
+    embedder,
+):
+    """A row's own reference is prose the structural checks misread (SAF's train part: of 25
+    answers they found wrong, humans gave 22 more than half marks); a wrong number stands."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings = Settings()
+    grader = make_grader("offline", settings, embedder=embedder)
+    question = "What happens to the collision domain diameter if the network speed rises 10x?"
+    refs = gather(
+        question, None, settings, "Diameter decreases by a factor of 10, e.g 300m to 30m."
+    )
+    (right,) = grader.grade_many(
+        [
+            (
+                question,
+                "If the speed of the network increases by a factor of 10 the collision domain "
+                "diameter shrinks by a factor of 10.",
+                refs,
+            )
+        ]
+    )
+    assert right.wrong_claims == ()
+    question = "How much NVLink bandwidth does an H100 SXM have?"
+    refs = gather(question, None, settings, "An H100 SXM has 900 GB/s of NVLink bandwidth per GPU.")
+    (wrong,) = grader.grade_many(
+        [(question, "An H100 SXM has 300 GB/s of NVLink bandwidth per GPU.", refs)]
+    )
+    assert wrong.score <= 1
+    assert wrong.wrong_claims[0].startswith('"An H100 SXM has 300 GB/s')

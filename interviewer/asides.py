@@ -94,6 +94,11 @@ _SELF = re.compile(r"\b(?:i|i'd|i'm|i've|i'll|im|ive|my|me|myself|we|our|us)\b",
 _YOU = re.compile(r"\b(?:you|your|thanks|thank)\b", re.I)
 
 
+def of_the_candidate(text: str) -> bool:
+    """Speaks of the candidate ("Back when I was at a startup, we had ...")."""
+    return bool(_SELF.search(text))
+
+
 def material(question: str, refs: ReferenceSet) -> list[str]:
     """The question and everything an answer to it is judged against: the reference texts and
     their key points, and the rubric's key points (a question the guides pose without an

@@ -13,6 +13,7 @@ from functools import partial
 import numpy as np
 
 from .acronyms import expansion_differs
+from .asides import of_the_candidate
 from .bound import bound_number, format_kept, format_size
 from .case import Ask, Case, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
@@ -25,6 +26,7 @@ from .roles import first_contradiction, swapped_binding, swapped_kinds
 from .scope import scope_flipped
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
+from .words import distinctive
 
 _DEFAULTS = Thresholds()
 
@@ -241,7 +243,13 @@ def _decide(
             )
         elif e >= th.entail:
             verdicts.append(
-                PointVerdict(claim, "covered", quote(best_e[1]), 1.0, _margin(e, th.entail))
+                PointVerdict(
+                    claim,
+                    "covered",
+                    _covering(case, n_claim, best_e[1]),
+                    1.0,
+                    _margin(e, th.entail),
+                )
             )
         elif (
             case.context is not None
@@ -322,6 +330,24 @@ def _saying(case: Case, claim: str, i: int) -> int:
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:
     return case.sentences[nearest_part(case, vec, i)]
+
+
+def _covering(case: Case, n_claim: int, i: int) -> str:
+    """Of a whole short answer read as one premise that entails the point, the part nearest the
+    point, of those that do not speak of the candidate or share two of the point's own words
+    (not everyday English) while any do: not a remark beside it ("Back when I was at a startup,
+    we had eight GPUs under a desk ..." was quoted, and so counted as content, for the point
+    that the stall breaks the CPU-GPU overlap), but "I'd record CUDA events ..." still."""
+    claim = case.claims[n_claim]
+    words = distinctive(" ".join((claim.text, *claim.alternatives)))
+    return case.sentences[
+        nearest_part(
+            case,
+            case.claim_vectors[n_claim],
+            i,
+            lambda t: not of_the_candidate(t) or len(words & distinctive(t)) >= 2,
+        )
+    ]
 
 
 def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:

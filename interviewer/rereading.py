@@ -11,7 +11,9 @@ from . import claims as cl
 from .asides import praising, rereadings, undecided
 from .features import Analysis
 from .records import Grade, ReferenceSet
+from .references import claims_for
 from .rubrics import CURATED
+from .words import distinctive
 
 if TYPE_CHECKING:
     from .offline import OfflineGrader
@@ -49,10 +51,12 @@ def padding_earns_nothing(
     padding = dict(zip(texts, grader.padding.is_padding(grader.embedder.embed(texts)), strict=True))
     # answer -> (readings of which the best stands, readings that must cover as much)
     readings = {}
+    left_out: dict[int, tuple[str, ...]] = {}
     for n, (drop, said, (verdicts, origin)) in found.items():
         # Praise the padding model rules padding earns nothing, even where it states a
         # point: it is left out of the reading without padding.
         drop = (*drop, *(t for t in said if padding[t] and t not in drop))
+        left_out[n] = drop
         decided = bool(verdicts.of("covered") or verdicts.wrong_points())
         if any(ways := rereadings(analyses[n].text, drop, padding, decided, origin in CURATED)):
             readings[n] = ways
@@ -74,7 +78,8 @@ def padding_earns_nothing(
         candidates += [
             g
             for g in (next(regraded) for _ in keeps)
-            if g.covers_as_much(grades[n]) and g.points("contradicted") <= wrong
+            if (g.covers_as_much(grades[n]) or not _owes(g, grades[n], left_out[n], items[n][2]))
+            and g.points("contradicted") <= wrong
         ]
         for g in candidates:
             if _rank(g) < _rank(grades[n]) and (
@@ -82,3 +87,19 @@ def padding_earns_nothing(
             ):
                 grades[n] = g
     return grades
+
+
+def _owes(reading: Grade, whole: Grade, left_out: Sequence[str], refs: ReferenceSet) -> bool:
+    """Whether a point the reading without `left_out` no longer covers shares a word with it
+    that is not everyday English: the text left out may then be what stated it ("GDDR: ~1
+    TB/s" after "HBM: ~3 TB/s"). Field talk that shares none ("Ultimately the bottleneck moves
+    around, so you have to keep profiling") only tipped the model's reading of a short answer
+    read whole (1 -> 4 on "Because it copies the value from GPU to CPU, which is slow.")."""
+    words = distinctive(" ".join(left_out))
+    texts = {c.id: " ".join((c.text, *c.alternatives)) for c in claims_for(refs)[0]}
+    kept = {c.point_id for c in reading.claims if c.verdict == "covered"}
+    return any(
+        words & distinctive(texts.get(c.point_id, c.point))
+        for c in whole.claims
+        if c.verdict == "covered" and c.point_id not in kept
+    )

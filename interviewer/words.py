@@ -35,3 +35,42 @@ FORMAT = re.compile(rf"\b{FORMAT_NAME}\b", re.I)
 
 def formats(text: str) -> set[str]:
     return {f.lower() for f in FORMAT.findall(text)}
+
+
+# The tokenizer's whole words are listed most frequent first (general English text): the first
+# few thousand are everyday words ("keep", "around", "move", "memory"), the rest the words that
+# can tie a remark to one key point ("bandwidth", "NVMe", "calibration").
+_COMMON_WORDS = 3000
+
+
+@lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    from pathlib import Path
+
+    from .embeddings import _packaged_model_path
+
+    try:
+        vocab = (Path(_packaged_model_path()) / "vocab.txt").read_text("utf-8").split()
+    except (OSError, ImportError):  # without the list every word counts as distinctive
+        return frozenset()
+    first = vocab.index("the") if "the" in vocab else 0
+    return frozenset([w for w in vocab[first:] if w.isalpha()][:_COMMON_WORDS])
+
+
+def _everyday(word: str) -> bool:
+    if any(c.isdigit() for c in word):
+        return False
+    forms = {word} | {
+        word[: -len(end)] for end in ("s", "es", "d", "ed", "ing") if word.endswith(end)
+    }
+    return bool(forms & _common())
+
+
+@lru_cache(maxsize=16384)
+def distinctive(text: str) -> frozenset[str]:
+    """The stems of the text's words that are not everyday English."""
+    return frozenset(
+        stem(w)
+        for w in re.findall(r"[a-z0-9][a-z0-9+\-]*", text.lower())
+        if len(w) > 1 and not _everyday(w)
+    )

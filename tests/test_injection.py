@@ -460,6 +460,41 @@ def test_a_sentence_that_completes_a_terse_answer_keeps_its_credit(built_index):
     assert got.score >= 3 and len(got.covered) >= 2 and not got.wrong_claims
 
 
+def test_field_talk_that_tips_a_short_answer_read_whole_earns_nothing(built_index):
+    """Issue 13, padding `blind4`: vague field talk appended to a short answer ("Ultimately
+    the bottleneck moves around, ...") decided no verdict itself but tipped the claim checker's
+    reading of the answer read whole onto three core points (1 -> 4). The reading without it
+    now stands even though it covers less, because the points it lost share no word with the
+    remark beyond everyday English; a completion that names the point's terms keeps its credit
+    (the test above). An anecdote read whole with the answer is no longer quoted as what
+    covered a point (it was, as the part nearest the point, and so counted as content: 1 -> 3)."""
+    q = "Why does loss.item() in the training loop hurt performance?"
+    pads = [
+        " Ultimately the bottleneck moves around, so you have to keep profiling and keep "
+        "iterating.",
+        " Everything comes back to data movement.",
+        " Back when I was at a startup, we had eight GPUs under a desk and a box fan pointed at "
+        "them.",
+    ]
+    alone, *padded = _alone_and_padded(
+        built_index, q, "Because it copies the value from GPU to CPU, which is slow.", pads
+    )
+    for pad, got in zip(pads, padded, strict=True):
+        assert got.score <= alone.score and len(got.covered) <= len(alone.covered), pad
+        assert all(pad.strip() not in c.evidence for c in got.claims), pad
+
+
+def test_words_that_tie_a_remark_to_a_point_are_not_everyday_english():
+    from interviewer.words import distinctive
+
+    assert distinctive("Ultimately the bottleneck moves around, so keep profiling.") == {
+        "bottle",
+        "profil",
+    }
+    assert distinctive("GDDR: ~1 TB/s, cheap, gaming cards.") >= {"gddr", "tb"}
+    assert "32" in distinctive("32 micro-batches bring it to about 9%.")
+
+
 def test_a_conclusion_that_names_no_term_is_still_content(built_index):
     """The other side: a closing clause that states a consequence in plain words is not
     padding ("so it is safer and simpler" lost a BF16 answer its 4 while being tuned)."""

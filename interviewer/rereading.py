@@ -90,13 +90,17 @@ def padding_earns_nothing(
 
 
 def _owes(reading: Grade, whole: Grade, left_out: Sequence[str], refs: ReferenceSet) -> bool:
-    """Whether a point the reading without `left_out` no longer covers shares a word with it
-    that is not everyday English: the text left out may then be what stated it ("GDDR: ~1
-    TB/s" after "HBM: ~3 TB/s"). Field talk that shares none ("Ultimately the bottleneck moves
-    around, so you have to keep profiling") only tipped the model's reading of a short answer
-    read whole (1 -> 4 on "Because it copies the value from GPU to CPU, which is slow.")."""
+    """Whether the text left out of `reading` may be what stated a point it no longer covers:
+    it shares a word that is not everyday English with such a point ("GDDR: ~1 TB/s" after
+    "HBM: ~3 TB/s"), or three with the question's key points (shorthand that sets the scene:
+    "MIG on a100/h100 = hard partition (SMs/L2/HBM)" before "no MIG -> MPS ... + mem limit").
+    Field talk that shares none ("Ultimately the bottleneck moves around, so you have to keep
+    profiling") only tipped the model's reading of a short answer read whole (1 -> 4 on
+    "Because it copies the value from GPU to CPU, which is slow.")."""
     words = distinctive(" ".join(left_out))
     texts = {c.id: " ".join((c.text, *c.alternatives)) for c in claims_for(refs)[0]}
+    if len(words & distinctive(" ".join(texts.values()))) >= 3:
+        return True
     kept = {c.point_id for c in reading.claims if c.verdict == "covered"}
     return any(
         words & distinctive(texts.get(c.point_id, c.point))

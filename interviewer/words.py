@@ -48,10 +48,11 @@ def _common() -> frozenset[str]:
     from pathlib import Path
 
     from .embeddings import _packaged_model_path
+    from .errors import DependencyError
 
     try:
         vocab = (Path(_packaged_model_path()) / "vocab.txt").read_text("utf-8").split()
-    except (OSError, ImportError):  # without the list every word counts as distinctive
+    except (OSError, DependencyError):  # without the list every word counts as distinctive
         return frozenset()
     first = vocab.index("the") if "the" in vocab else 0
     return frozenset([w for w in vocab[first:] if w.isalpha()][:_COMMON_WORDS])

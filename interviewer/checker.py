@@ -339,7 +339,7 @@ def _covering(case: Case, n_claim: int, i: int) -> str:
     we had eight GPUs under a desk ..." was quoted, and so counted as content, for the point
     that the stall breaks the CPU-GPU overlap), but "I'd record CUDA events ..." still."""
     claim = case.claims[n_claim]
-    words = distinctive(" ".join((claim.text, *claim.alternatives)))
+    words = distinctive(" ".join(claim.texts))
     return case.sentences[
         nearest_part(
             case,

@@ -31,6 +31,11 @@ class Claim:
     def core(self) -> bool:
         return self.weight >= 2.0
 
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The point and its paraphrases."""
+        return (self.text, *self.alternatives)
+
 
 @dataclass(frozen=True)
 class Wrong:
@@ -39,6 +44,11 @@ class Wrong:
     text: str
     contradicts: str
     alternatives: tuple[str, ...] = ()  # the same wrong claim in other words
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """The wrong claim and its paraphrases."""
+        return (self.text, *self.alternatives)
 
 
 @dataclass(frozen=True)

@@ -101,15 +101,13 @@ class OfflineGrader:
         warm([(question, refs)], self.embedder, self._keep)
         claims, wrongs, _ = claims_for(refs)
         if claims:
-            self._vectors([(c.text, *c.alternatives) for c in claims])
+            self._vectors([c.texts for c in claims])
         if wrongs:
             self._wrong_vectors(wrongs)
         # ... and each text as an answer is read (`_nearest_text`: "HBM = narrow bus" in a
         # paraphrase is read "HBM is narrow bus").
-        texts = [t for c in claims for t in (c.text, *c.alternatives)]
-        self._embed_once(
-            expand(t) for t in texts + [t for w in wrongs for t in (w.text, *w.alternatives)]
-        )
+        texts = [t for c in claims for t in c.texts]
+        self._embed_once(expand(t) for t in texts + [t for w in wrongs for t in w.texts])
         if refs.question_id:  # the off-topic check compares the answer with every question
             self._others.vectors()
         self._embed_once(GENERIC)  # what padding is like (the aside check)
@@ -265,16 +263,16 @@ class OfflineGrader:
     ) -> np.ndarray:
         """(sentences, claims): each sentence's similarity to the nearest of a claim's own
         texts (its text and paraphrases), read as an answer is (shorthand written out)."""
-        own = [self._vectors([(expand(t),) for t in (c.text, *c.alternatives)]) for c in claims]
+        own = [self._vectors([(expand(t),) for t in c.texts]) for c in claims]
         return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
 
     def claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]
-        return self._vectors([(c.text, *c.alternatives) for c in claims])
+        return self._vectors([c.texts for c in claims])
 
     def _wrong_vectors(self, wrongs: Sequence[cl.Wrong]) -> np.ndarray:
         """One per misconception: the mean of its texts (warm-up and grading share it)."""
-        return self._vectors([(w.text, *w.alternatives) for w in wrongs])
+        return self._vectors([w.texts for w in wrongs])
 
     def _embed_once(self, texts: Iterable[str]) -> dict[str, np.ndarray]:
         """The long-lived cache, holding each of these texts (each embedded once per process)."""

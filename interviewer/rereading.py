@@ -98,7 +98,7 @@ def _owes(reading: Grade, whole: Grade, left_out: Sequence[str], refs: Reference
     profiling") only tipped the model's reading of a short answer read whole (1 -> 4 on
     "Because it copies the value from GPU to CPU, which is slow.")."""
     words = distinctive(" ".join(left_out))
-    texts = {c.id: " ".join((c.text, *c.alternatives)) for c in claims_for(refs)[0]}
+    texts = {c.id: " ".join(c.texts) for c in claims_for(refs)[0]}
     if len(words & distinctive(" ".join(texts.values()))) >= 3:
         return True
     kept = {c.point_id for c in reading.claims if c.verdict == "covered"}

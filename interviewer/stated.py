@@ -92,7 +92,7 @@ def stated_misconceptions(
                         case.sentences[best[1]],
                         case.question,
                         case.sentences[said_at],
-                        [t for c in case.claims for t in (c.text, *c.alternatives)],
+                        [t for c in case.claims for t in c.texts],
                     )
                 )
                 and binds <= 0
@@ -203,7 +203,7 @@ def _says_what_it_adds(
     than FP16" where another point says so)."""
     if point is None:
         return True
-    own = set().union(*map(_marked, (point.text, *point.alternatives)))
+    own = set().union(*map(_marked, point.texts))
     asked = _marked(question)
     right = set().union(*map(_marked, rights))
     said = _marked(sentence)
@@ -228,7 +228,7 @@ def _says_what_it_adds(
         about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked
         return back or not about or bool(about & where)
 
-    return any(says(text) for text in (wrong.text, *wrong.alternatives))
+    return any(says(text) for text in wrong.texts)
 
 
 # A sentence that opens on what was said before names its subject there.

@@ -52,7 +52,7 @@ def _changed_apart(point: str, sentence: str) -> bool:
     """The point's first change and the sentence's go opposite ways: the sentence's change of
     the same thing where it names one ("lower occupancy with more registers" against "the more
     registers ..., the fewer warps fit"), else its first."""
-    p_moves, s_moves = moves(point), moves(sentence)
+    p_moves, s_moves = moves(point, asserted=True), moves(sentence, asserted=True)
     if not p_moves or not s_moves:
         return False
     p_dir, p_of = p_moves[0]
@@ -65,8 +65,18 @@ def _denied(text: str) -> set[str]:
     out: set[str] = set()
     for m in _DENIAL.finditer(text):
         clause = re.split(r"[,;:.]", text[m.end() :], maxsplit=1)[0]
-        out.update(t for t in terms(clause)[:3] if len(t) > 3)
+        if not WIDENS.match(clause):
+            out.update(t for t in terms(clause)[:3] if len(t) > 3)
     return out
+
+
+# A denial that widens or denies a limit asserts what follows: "doesn't just save memory",
+# "doesn't leave the NVLink node" (it stays inside it).
+WIDENS = re.compile(
+    r"\s*(?:really\s+|actually\s+|even\s+)?(?:just|only|merely|simply|necessarily|always|all"
+    r"|quite|exactly|much|the\s+only|stop|end|limit|leave|exceed|go\s+beyond|cross)\b",
+    re.I,
+)
 
 
 # A yes/no (agree, true) verdict, or a lettered option, at the start of a text: the answer to a

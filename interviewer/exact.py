@@ -64,7 +64,8 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         return None
     pc = [m.group(1).lower() for m in _COMPARATIVE.finditer(point)]
     sc = [m.group(1).lower() for m in _COMPARATIVE.finditer(sentence)]
-    if pc and sc:
+    if pc and sc and not _negated_at(point, pc[0]) and not _negated_at(sentence, sc[0]):
+        # (A comparative denied, "isn't faster than a CPU core", asserts neither way.)
         # The point's first comparative against the sentence's first, or, where the point makes
         # one comparison of two things ("X-er than") and the sentence one too, against the
         # sentence's first such one that answers it ("the more micro-batches ... much smaller
@@ -108,7 +109,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # ... nor where the sentence says the point's own word about the point's thing ("the
         # fewer registers each thread uses, the more warps fit" against "more resident warps
         # hide latency"): its opposite word is about something else.
-        agrees = p_cmp in sc and bool(_qualified(point, p_cmp) & _qualified(sentence, p_cmp))
+        # Nor where the point says the sentence's word of the sentence's thing too ("It recomputes
+        # ..., doing more FLOPs, but ... moves far fewer bytes" against "... moves far fewer
+        # bytes").
+        agrees = (p_cmp in sc and bool(_qualified(point, p_cmp) & _qualified(sentence, p_cmp))) or (
+            s_cmp in pc and bool(_qualified(point, s_cmp) & _qualified(sentence, s_cmp))
+        )
         # Nor where the sentence turns a condition round too ("faster at lower occupancy"
         # against "raising occupancy ... making the kernel slower"), or puts the point's thing
         # on the other side of a converse ("the dot sits below the roof" against "the roof
@@ -349,8 +355,23 @@ def _negated_terms(text: str, cue: re.Pattern[str] = _NEGATION) -> set[str]:
     """Content words within three words after each negation cue: what the text denies."""
     out: set[str] = set()
     for m in cue.finditer(text):
-        out.update(terms(" ".join(text[m.end() :].split()[:3])))
+        # Within its clause: "PCIe doesn't come close, often the difference ..." denies no
+        # "often".
+        clause = _CLAUSE_END.split(text[m.end() :], maxsplit=1)[0]
+        out.update(terms(" ".join(clause.split()[:3])))
     return out
+
+
+_CLAUSE_END = re.compile(r"[,;:.!?](?=\s|$)")
+
+
+_DENIED_JUST_BEFORE = re.compile(r"(?:\b(?:not|never|no)|n't)\s+(?:\w+\s+)?$", re.I)
+
+
+def _negated_at(text: str, word: str) -> bool:
+    """The word's first use is denied ("isn't faster", "not much faster")."""
+    m = re.search(rf"\b{re.escape(word)}\b", text, re.I)
+    return bool(m and _DENIED_JUST_BEFORE.search(text[max(0, m.start() - 30) : m.start()]))
 
 
 def _led_by(text: str, word: str) -> set[str]:
@@ -364,7 +385,7 @@ def _asserted_terms(text: str) -> set[str]:
     return set(terms(_NEGATED.sub(" ", text)))
 
 
-_NEGATED = re.compile(_NEGATION.pattern + r"(?:\s+\S+){0,3}", re.I)
+_NEGATED = re.compile(_NEGATION.pattern + r"(?:\s+(?:[^\s,;:.!?]|[,;:.!?](?!\s|$))+){0,3}", re.I)
 
 
 def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
@@ -419,11 +440,14 @@ _NO_OBJECT = re.compile(
 _NOT_THINGS = frozenset({"it", "its", "they", "this", "that", "which", "also", "only", "then"})
 
 
-def moves(text: str) -> list[tuple[str, str]]:
-    """Each change word's direction ("up", "down") and the content word it qualifies."""
+def moves(text: str, asserted: bool = False) -> list[tuple[str, str]]:
+    """Each change word's direction ("up", "down") and the content word it qualifies; with
+    `asserted`, not one denied ("memory doesn't shrink with more GPUs" moves nothing down)."""
     out = []
     for m in _MOVE.finditer(text):
         word = m.group(0).lower()
+        if asserted and _DENIED_JUST_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+            continue
         if _CHANGE_VERB.fullmatch(word) and _NO_OBJECT.match(text, m.end()):
             before = [t for t in terms(text[: m.start()]) if t not in _NOT_THINGS]
             of = before[-1] if before else ""

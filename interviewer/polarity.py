@@ -126,7 +126,9 @@ def verb_flipped(point: str, sentence: str) -> str | None:
             same = [
                 d
                 for d, s, o in _uses(sentence, stem)
-                if _same_subject(s, subject) and (obj & o or not obj or o & _ANY)
+                if _same_subject(s, subject)
+                and (obj & o or not obj or o & _ANY)
+                and not _other_numbers(obj, o)
             ]
             if same and all(d != denied for d in same):
                 return "exact:negation"
@@ -146,8 +148,19 @@ def _uses(text: str, stem: str) -> list[VerbUse]:
         after = _CLAUSE_BREAK.split(text[m.end() : m.end() + 120])[0]
         denied = bool(_DENIED_BEFORE.search(before)) or after.lower().startswith(" no ")
         subject = _subject_before(_DENIED_BEFORE.sub("", before))
-        out.append((denied, subject, frozenset(terms(after)) - _PRONOUNS))
+        numbers = {"#" + n for n in _NUMBER.findall(after)}
+        out.append((denied, subject, (frozenset(terms(after)) | numbers) - _PRONOUNS))
     return out
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _other_numbers(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Both objects give numbers, and none the same: "doesn't sustain its ~989 TFLOP/s peak"
+    denies another figure than "sustains about 500 TFLOP/s"."""
+    na, nb = {w for w in a if w[0] == "#"}, {w for w in b if w[0] == "#"}
+    return bool(na and nb and not na & nb)
 
 
 def _subject_before(before: str) -> frozenset[str]:

@@ -19,15 +19,64 @@ _UNIT = (
 _NUMBER = re.compile(
     r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s*|-(?=[a-z]))" + _UNIT, re.I
 )
-# "two minutes", "a thirty-second notice": a count in words, read where a unit follows.
-_VALUES = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
-_VALUES |= {"nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30}
-_VALUES |= {"forty": 40, "fifty": 50, "sixty": 60, "ninety": 90}
-_SPELLED = re.compile(rf"\b({'|'.join(_VALUES)})(?=[\s-]+{_UNIT})", re.I)
+# Numbers in words, as a transcript or a spoken-style answer gives them: "thirty-two threads",
+# "six times seven billion times a trillion", "three point six times ten to the twenty-three"
+# (read as "2 threads" and nothing, right answers were wrong numbers).
+_SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+_SMALL += " fifteen sixteen seventeen eighteen nineteen"
+_VALUES = {w: n for n, w in enumerate(_SMALL.split())}
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_VALUES |= {w: 10 * n for n, w in enumerate(_TENS, 2)}
+_SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_SCALES["trillion"] = 10**12
+_NUMBER_WORD = rf"(?:{'|'.join([*_VALUES, *_SCALES])})"
+_RUN = re.compile(
+    rf"\b(?:an?\s+(?=(?:{'|'.join(_SCALES)})\b))?{_NUMBER_WORD}"
+    rf"(?:(?:[\s-]+(?:and\s+)?){_NUMBER_WORD}|\s+point(?:\s+{_NUMBER_WORD})+)*\b",
+    re.I,
+)
+# Where a count in words is a number: a unit or a product follows or precedes, or it is more
+# than one word ("one correct approach" stays words).
+_AFTER_RUN = re.compile(rf"[\s-]*(?:{_UNIT}|times\b|[×x*])", re.I)
+_TEN_TO_THE = re.compile(r"\b10\s+to\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
+
+
+def _value(words: list[str]) -> float:
+    """The number a run of number words names ("thirty-two", "seven billion", "four point
+    two")."""
+    if "point" in words:
+        at = words.index("point")
+        return _value(words[:at]) + float("0." + "".join(str(_VALUES[w]) for w in words[at + 1 :]))
+    total = current = 0
+    for word in words:
+        if word in ("a", "an"):
+            current = 1
+        elif word in _VALUES:
+            current += _VALUES[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        else:
+            total += max(current, 1) * _SCALES[word]
+            current = 0
+    return total + current
 
 
 def _in_digits(text: str) -> str:
-    return _SPELLED.sub(lambda m: str(_VALUES[m.group(1).lower()]), text)
+    def digits(m: re.Match[str]) -> str:
+        words = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group()) if w.lower() != "and"]
+        before = text[max(0, m.start() - 8) : m.start()].lower()
+        if (
+            len(words) == 1
+            and words[0] in _VALUES
+            and not _AFTER_RUN.match(text, m.end())
+            and not re.search(r"(?:times|[×x*])\s*$", before)
+        ):
+            return m.group()
+        return f"{_value(words):g}" if "point" in words else str(int(_value(words)))
+
+    text = _RUN.sub(digits, text)
+    text = re.sub(r"(?<=\d)\s+times\s+(?=\d|parameters\b|tokens\b)", " × ", text)
+    return _TEN_TO_THE.sub(lambda m: f"10^{m.group(1)}", text)
 
 
 # "60-90%", "60 to 90 %": a range of one quantity.
@@ -96,6 +145,7 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
     """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
     ("× parameters", 6.0). A range ("60-90%") gives both ends with `ranges`, else its middle
     (what a sentence that says "15-20%" claims is one amount)."""
+    text = _in_digits(text)
     text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1) or 1) * 10 ** int(m.group(2)):.0f}", text)
     out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
     text = _TIMES.sub(" ", text)
@@ -104,7 +154,7 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
         low, high, unit = float(m.group(1)), float(m.group(2)), m.group(3)
         return f"{low:g}{unit} {high:g}{unit}" if ranges else f"{(low + high) / 2:g}{unit}"
 
-    text = _RANGE.sub(one_range, _in_digits(text))
+    text = _RANGE.sub(one_range, text)
     for n, u in _NUMBER.findall(text):
         # "400 Gb/s" is bits (a link's rate), "50 GB/s" bytes.
         unit = u[0].lower() + "bps" if re.fullmatch(r"[TGM]b/s", u) else u.lower()

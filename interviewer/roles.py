@@ -12,6 +12,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .actions import action_turned
+from .denial import subject_denied
 from .exact import exact_contradiction
 from .polarity import (
     location_flipped,
@@ -36,8 +37,8 @@ from .words import terms
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped, verb_flipped, location_flipped, trend_flipped, ratio_inverted) in
-    these sentences."""
+    property_flipped, verb_flipped, subject_denied, location_flipped, trend_flipped,
+    ratio_inverted) in these sentences."""
     checks = _sound_checks(point)
     for sentence in sentences:
         for check in checks:
@@ -57,6 +58,7 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
         action_turned,
         property_flipped,
         verb_flipped,
+        subject_denied,
         location_flipped,
         trend_flipped,
         ratio_inverted,
@@ -79,7 +81,16 @@ def swapped_roles(point: str, sentence: str) -> str | None:
     if not subject:
         return None
     clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
-    by_subject = {subject_of(c): set(terms(c)) for c in clauses}
+    # A clause that points back ("HBM isn't board-mounted ...; it's 3D-stacked ...") is its
+    # thing's, as is one led by its plural ("A GPU core ... GPUs win because ...").
+    by_subject: dict[str, set[str]] = {}
+    lead = ""
+    for clause in clauses:
+        if named := subject_of(clause):
+            lead = subject if named.rstrip("s") == subject.rstrip("s") else named
+        by_subject.setdefault(lead if named or _POINTS_BACK.match(clause) else "", set()).update(
+            terms(clause)
+        )
     # What the point itself says of another thing is that thing's own role: "GPU kernels
     # launch asynchronously, so the CPU queues work" gives the CPU the queuing.
     theirs: dict[str, set[str]] = {}
@@ -90,6 +101,7 @@ def swapped_roles(point: str, sentence: str) -> str | None:
 
 
 _POINT_CLAUSE = re.compile(rf"{_CLAUSE.pattern}|,\s*so\s+")
+_POINTS_BACK = re.compile(r"\s*(?:it|it's|they|they're|its|their)\b", re.I)
 
 
 _WEAK_AT = re.compile(

@@ -163,8 +163,21 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     out: dict[str, set[str]] = {}
     names = {w for t in _things(text) for w in t.split()}
     current = None
-    for clause in BIND_SPLIT.split(text):
+    opening = False
+    for clause in _clauses(text):
+        if clause is None:
+            opening = True
+            continue
         found = _things(clause)
+        if opening and not found:
+            # A sentence that opens on a word of its own and names no thing is about
+            # something else ("... it doesn't leave the NVLink node. Pipeline goes across
+            # nodes ..."); one that points back ("It ...") or opens on a condition or a
+            # determiner is still about the thing before it.
+            first = next(iter(re.findall(r"[A-Za-z][\w'-]*", clause)), "").lower()
+            if first and first not in POINTS_BACK | SUBJECT_SKIP | OPENERS:
+                current = None
+        opening = False
         # "MPS is the hardware-level one: it carves the GPU into instances": "it" is MPS.
         if (
             found
@@ -182,6 +195,19 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
             denied = "¬" if DENIED.search(clause) else ""
             out.setdefault(current, set()).update(denied + w for w in words)
     return tuple((thing, frozenset(words)) for thing, words in out.items())
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _clauses(text: str) -> list[str | None]:
+    """The text's clauses, BIND_SPLIT's, with None between sentences."""
+    out: list[str | None] = []
+    for sentence in _SENTENCE_END.split(text):
+        if out:
+            out.append(None)
+        out.extend(BIND_SPLIT.split(sentence))
+    return out
 
 
 # A thing after one of these is where or over what, not what the clause is about: "... across

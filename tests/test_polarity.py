@@ -3,6 +3,7 @@
 
 import pytest
 
+from interviewer.denial import subject_denied
 from interviewer.exact import exact_contradiction
 from interviewer.polarity import property_flipped, trend_flipped, verb_flipped
 
@@ -156,6 +157,58 @@ def test_the_verb_denied_of_the_same_thing_is_a_contradiction(point, sentence):
 )
 def test_no_verb_contradiction_where_it_is_not_sure(point, sentence):
     assert verb_flipped(point, sentence) is None
+
+
+GC = (
+    "Gradient checkpointing keeps only some activations, such as those at layer boundaries, "
+    "during the forward pass and recomputes the rest during the backward pass."
+)
+BUBBLE = "The pipeline bubble is the idle time when stages wait for their input."
+BF16_PRECISION = (
+    "BF16 has less precision than FP16, 7 mantissa bits against FP16's 10, because FP16 spends "
+    "only 5 bits on its exponent."
+)
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        # The models entailed the point from this: they read the shared words.
+        (GC, "Gradient checkpointing doesn't recompute anything; it saves activations to disk."),
+        (BUBBLE, "The pipeline bubble doesn't involve any idle time; every stage stays busy."),
+        (BUBBLE, "The pipeline bubble isn't idle time at all, it is stashed activations."),
+        (
+            "ZeRO-3 partitions all of the model state, meaning the parameters, gradients and "
+            "optimizer states, across the data-parallel GPUs.",
+            "ZeRO-3 does not partition the parameters; each GPU holds the full model.",
+        ),
+    ],
+)
+def test_a_subject_denied_what_the_point_asserts_of_it_is_a_contradiction(point, sentence):
+    assert subject_denied(point, sentence) == "exact:negation"
+
+
+@pytest.mark.parametrize(
+    "point,sentence",
+    [
+        # Another subject, or a pronoun whose thing the check cannot know.
+        (GC, "Plain training doesn't recompute anything; it keeps every activation."),
+        (GC, "It doesn't recompute anything during the forward pass."),
+        # Conditional, reported, or a denial that widens.
+        (BUBBLE, "If micro-batches are plentiful, the pipeline bubble doesn't involve idle time."),
+        (BUBBLE, "People think the pipeline bubble isn't idle time, but it is."),
+        (GC, "Gradient checkpointing doesn't just recompute activations, it also saves memory."),
+        # The point limits or denies something itself.
+        (
+            "A batch that is too small gives the GPU too little parallel work per step.",
+            "A small batch doesn't have enough parallel work to fill the GPU.",
+        ),
+        # The denied words are what the point says of another thing (FP16's exponent).
+        (BF16_PRECISION, "BF16 doesn't have 5 exponent bits; it keeps FP32's 8."),
+    ],
+)
+def test_no_subject_denial_where_it_is_not_sure(point, sentence):
+    assert subject_denied(point, sentence) is None
 
 
 @pytest.mark.parametrize(

@@ -46,7 +46,10 @@ _DENIES_OBJECT = re.compile(
     re.I,
 )
 _LIMITED_WITHIN = re.compile(
-    r"\b(?:with|for|on|in|when|if|unless|once|under|as\s+long\s+as)\b", re.I
+    r"\b(?:with|for|on|in|when|if|unless|once|under|as\s+long\s+as"
+    # ... or how often: "you don't need it every step" still needs it.
+    r"|every|each|always)\b",
+    re.I,
 )
 # A dismissal within limits is no dismissal: "X alone won't help", "isn't needed with BF16",
 # "doesn't matter for inference", "won't help if the hang is in the loader".
@@ -60,6 +63,10 @@ _LIMITED_BEFORE = re.compile(
 )
 # "if you're already at peak bandwidth it won't help": a condition, not a dismissal.
 _CONDITION = re.compile(r"(?:if|when|whenever|unless|once|until|where)\b", re.I)
+_CONDITION_BEFORE = re.compile(
+    r"(?:^|[,;]\s*)(?:(?:but|and|so|um|uh)\W+)*(?:if|when|whenever|unless|once)\b[^.;]*,\s*$",
+    re.I,
+)
 _LEADING = re.compile(
     r"^(?:(?:so|and|but|because|since|while|then|also|though|although|that|which|where|here|"
     r"now|and\s+so|in\s+fact|honestly|actually)\s+)+",
@@ -92,7 +99,13 @@ def _dismissed(sentence: str) -> tuple[str, ...]:
         if thing.lower() in ("which", "that") and m.start(1) > 1:
             # "skip activation checkpointing, which won't help": the words before the comma.
             thing = " ".join(sentence[: m.start(1)].rstrip(" ,").split()[-3:])
-        limited = _LIMITED_BEFORE.search(thing) or _CONDITION.match(thing)
+        # (or a condition opens the sentence's clause before it: "once latency's hidden or
+        # you're bandwidth-bound, more warps don't help")
+        limited = (
+            _LIMITED_BEFORE.search(thing)
+            or _CONDITION.match(thing)
+            or _CONDITION_BEFORE.search(sentence[: m.start(1)])
+        )
         if limited or _LIMITED_AFTER.match(sentence[m.end() :]):
             continue
         out.append(thing)

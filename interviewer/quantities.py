@@ -68,8 +68,14 @@ def _in_digits(text: str) -> str:
         if (
             len(words) == 1
             and words[0] in _VALUES
-            and not _AFTER_RUN.match(text, m.end())
-            and not re.search(r"(?:times|[×x*])\s*$", before)
+            and (
+                # "one instance per model", "zero copies": an article, not a count
+                words[0] in ("zero", "one")
+                or (
+                    not _AFTER_RUN.match(text, m.end())
+                    and not re.search(r"(?:times|[×x*])\s*$", before)
+                )
+            )
         ):
             return m.group()
         return f"{_value(words):g}" if "point" in words else str(int(_value(words)))

@@ -181,3 +181,32 @@ def test_numbers_in_words_are_numbers():
     point = "A warp is a group of 32 threads that execute the same instruction."
     assert not number_off(point, "A warp is thirty-two threads that run the same instruction.")
     assert number_off(point, "A warp is sixteen threads that run the same instruction.")
+
+
+@pytest.mark.parametrize(
+    "sentence,things",
+    [
+        ("More warps don't help.", ["More warps"]),
+        # A condition that opens the clause before it, or how often, limits the dismissal.
+        (
+            "But, um, higher isn't always better, once latency's hidden or you're "
+            "bandwidth-bound, more warps don't help.",
+            [],
+        ),
+        ("Check you're not calling loss.item() every step, you don't need it every step.", []),
+        ("You don't need loss scaling.", ["loss scaling"]),
+    ],
+)
+def test_a_dismissal_limited_by_a_condition_or_a_frequency_is_none(sentence, things):
+    from interviewer.dismissal import dismissed
+
+    assert dismissed(sentence) == things
+
+
+def test_one_is_an_article_not_a_count():
+    """ "one instance per model" against "up to seven instances" (a right terse answer given a
+    wrong number in make test)."""
+    from interviewer.quantities import quantities
+
+    assert quantities("MIG gives one instance per model.") == set()
+    assert quantities("twenty-one threads") == {("thread", 21.0)}

@@ -46,8 +46,9 @@ def subject_denied(point: str, sentence: str) -> str | None:
     its one ("Gradient checkpointing doesn't recompute anything" against "Gradient
     checkpointing keeps only some activations ... and recomputes the rest"; "The pipeline
     bubble doesn't involve any idle time" against "The pipeline bubble is the idle time ...").
-    The models read the shared words: the first was entailed. Not of a pronoun, a condition,
-    a reported belief or a point that denies or limits anything itself."""
+    The models read the shared words: the first was entailed. "It" is the sentence's subject;
+    not in a condition or a reported belief, nor against a point that denies or limits
+    anything itself."""
     if _POINT_DENIES.search(point) or _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
         return None
     p_subject = _first_subject(point)

@@ -19,6 +19,7 @@ from .polarity import (
     _WORD,
     _same_subject,
 )
+from .things import SENTENCE_END
 from .words import distinctive, stem, terms
 
 # "X doesn't VERB OBJ", "X is not OBJ": a denial and the content words it denies.
@@ -72,7 +73,7 @@ def subject_denied(point: str, sentence: str) -> str | None:
             continue
         # "A Tensor Core doesn't do single multiply-adds, it does a whole matrix
         # multiply-accumulate": what follows says the point, and the denial sets it off.
-        rest = _SENTENCE_END.split(sentence[m.end() :], maxsplit=1)[0]
+        rest = SENTENCE_END.split(sentence[m.end() :], maxsplit=1)[0]
         if sum(stem(t) in p_stems for t in set(terms(rest))) > len(hit):
             continue
         before = _CLAUSE_BREAK.split(sentence[: m.start()])[-1]
@@ -85,7 +86,6 @@ def subject_denied(point: str, sentence: str) -> str | None:
     return None
 
 
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 # A comparison denied ("isn't faster than a CPU core") is the comparative checks' to read.
 _COMPARED = re.compile(r"\s*(?:\w+\s+){0,2}(?:\w+er|more|less|fewer)\s+than\b", re.I)
 _PRONOUN_LEAD = re.compile(r"\s*(?:it|they)\s*$", re.I)

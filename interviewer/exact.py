@@ -371,7 +371,11 @@ _DENIED_JUST_BEFORE = re.compile(r"(?:\b(?:not|never|no)|n't)\s+(?:\w+\s+)?$", r
 def _negated_at(text: str, word: str) -> bool:
     """The word's first use is denied ("isn't faster", "not much faster")."""
     m = re.search(rf"\b{re.escape(word)}\b", text, re.I)
-    return bool(m and _DENIED_JUST_BEFORE.search(text[max(0, m.start() - 30) : m.start()]))
+    return bool(m and _denied_before(text, m.start()))
+
+
+def _denied_before(text: str, at: int) -> bool:
+    return bool(_DENIED_JUST_BEFORE.search(text[max(0, at - 30) : at]))
 
 
 def _led_by(text: str, word: str) -> set[str]:
@@ -446,7 +450,7 @@ def moves(text: str, asserted: bool = False) -> list[tuple[str, str]]:
     out = []
     for m in _MOVE.finditer(text):
         word = m.group(0).lower()
-        if asserted and _DENIED_JUST_BEFORE.search(text[max(0, m.start() - 30) : m.start()]):
+        if asserted and _denied_before(text, m.start()):
             continue
         if _CHANGE_VERB.fullmatch(word) and _NO_OBJECT.match(text, m.end()):
             before = [t for t in terms(text[: m.start()]) if t not in _NOT_THINGS]

@@ -197,13 +197,13 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
     return tuple((thing, frozenset(words)) for thing, words in out.items())
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def _clauses(text: str) -> list[str | None]:
     """The text's clauses, BIND_SPLIT's, with None between sentences."""
     out: list[str | None] = []
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in SENTENCE_END.split(text):
         if out:
             out.append(None)
         out.extend(BIND_SPLIT.split(sentence))

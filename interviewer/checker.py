@@ -221,7 +221,9 @@ def _decide(
         # dedicated GPU interconnect" entailed the NVLink point at 0.94), nor against a wrong
         # number (the model reads "300 GB/s" as entailing "900 GB/s" at 0.93); other exact
         # checks yield to a sure entailment.
-        stands = exact in ("exact:swapped", "exact:number")
+        # (nor against a subject said not to do what the point says it does: "MIG ... but they
+        # aren't isolated in hardware" entailed the isolation point)
+        stands = exact in ("exact:swapped", "exact:number", "exact:denied")
         if found := across or (exact if e < 0.9 or stands else None):
             verdicts.append(PointVerdict(claim, "contradicted", quote(said), 0.0, 0.9, found))
         elif restated is not None:

@@ -42,12 +42,13 @@ _MODAL = {"must", "should", "can", "may", "might", "will", "would", "lets", "let
 
 
 def subject_denied(point: str, sentence: str) -> str | None:
-    """ "exact:negation" when the sentence's subject is the point's, named alike, and the
+    """ "exact:denied" when the sentence's subject is the point's, named alike, and the
     sentence denies what the point asserts of it: two of the first three words it denies, or
     its one ("Gradient checkpointing doesn't recompute anything" against "Gradient
     checkpointing keeps only some activations ... and recomputes the rest"; "The pipeline
     bubble doesn't involve any idle time" against "The pipeline bubble is the idle time ...").
-    The models read the shared words: the first was entailed. "It" is the sentence's subject;
+    The models read the shared words (the first was entailed), so it stands against their
+    entailment, as a swap does. "It" is the sentence's subject;
     not in a condition or a reported belief, nor against a point that denies or limits
     anything itself."""
     if _POINT_DENIES.search(point) or _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
@@ -82,7 +83,7 @@ def subject_denied(point: str, sentence: str) -> str | None:
         if not subject and _PRONOUN_LEAD.match(before):
             subject = _first_subject(sentence)
         if subject and _same_subject(subject, p_subject):
-            return "exact:negation"
+            return "exact:denied"
     return None
 
 

@@ -100,7 +100,7 @@ def test_a_denied_limit_or_change_is_no_visible_disagreement(point, sentence):
 def test_a_subject_denial_reads_its_pronoun_and_not_everyday_words():
     stacked = "HBM is 3D-stacked DRAM that sits on the GPU package beside the die."
     wrong = "HBM is what the H100 uses, but it isn't stacked at all; it's DRAM on the board."
-    assert subject_denied(stacked, wrong) == "exact:negation"
+    assert subject_denied(stacked, wrong) == "exact:denied"
     frees = "ZeRO-3 all-gathers each layer's parameters just before use and frees them afterwards."
     assert subject_denied(frees, "ZeRO-3 shards the parameters too, so it isn't free.") is None
     assert subject_denied(frees, "ZeRO-3 doesn't stop at optimizer states.") is None

@@ -185,7 +185,7 @@ BF16_PRECISION = (
     ],
 )
 def test_a_subject_denied_what_the_point_asserts_of_it_is_a_contradiction(point, sentence):
-    assert subject_denied(point, sentence) == "exact:negation"
+    assert subject_denied(point, sentence) == "exact:denied"
 
 
 @pytest.mark.parametrize(

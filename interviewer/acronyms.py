@@ -6,6 +6,7 @@ stands for Memory Interleaving on GPU") that the NLI model reads as near enough 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _SMALL = {"of", "on", "for", "and", "the", "a", "an", "in", "to", "with"}
 _WORDS = r"[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){1,6}"
@@ -69,3 +70,19 @@ def expansion_differs(point: str, sentence: str) -> str | None:
             if mine and 2 * len(mine & theirs) < len(mine):
                 return "exact:expansion"
     return None
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{1,5}\b")
+
+
+def contracted(text: str, others: Sequence[str]) -> str:
+    """The text with each spelled-out acronym of the others' written as the acronym ("TPUs have
+    no high-bandwidth memory" against "TPUs do not use HBM": "TPUs have no HBM")."""
+    # (three letters at least: "to process" is no "TP")
+    for acronym in {a for t in others for a in _ACRONYM.findall(t) if a.isalpha() and len(a) > 2}:
+        n = len(acronym)
+        spelled = r"[\s\-]+".join([r"([A-Za-z])[A-Za-z]*"] * n)
+        for m in reversed(list(re.finditer(rf"\b{spelled}\b", text))):
+            if "".join(m.groups()).upper() == acronym:
+                text = text[: m.start()] + acronym + text[m.end() :]
+    return text

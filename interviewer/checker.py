@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import pairwise
 
 import numpy as np
 
@@ -324,10 +325,17 @@ def _swapped_in(case: Case, claim: str) -> str | None:
 
 
 def _saying(case: Case, claim: str, i: int) -> int:
-    """Of a whole short answer that contradicts the claim, the sentence in it that does."""
-    return next(
-        (j for j in parts_of(case, i) if first_contradiction(claim, [case.sentences[j]])), i
+    """Of a whole short answer that contradicts the claim, the sentence in it that does: alone,
+    or read after the one before it, which names what its pronoun is ("MIG splits an A100 into
+    up to seven instances, | but they aren't isolated in hardware")."""
+    parts = parts_of(case, i)
+    alone = (j for j in parts if first_contradiction(claim, [case.sentences[j]]))
+    after = (
+        j
+        for a, j in pairwise(parts)
+        if first_contradiction(claim, [f"{case.sentences[a]} {case.sentences[j]}"])
     )
+    return next(alone, next(after, i))
 
 
 def _quote(case: Case, vec: np.ndarray, i: int) -> str:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from .exact import mentions, moves, relation_sign, same_quantities
+from .comparatives import mentions
 from .quantities import quantities
+from .relations import moves, relation_sign, same_quantities
 from .words import FORMAT, formats, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .exact import _NEGATION
+from .comparatives import NEGATION
 from .words import stem, terms
 
 _HELPS = (
@@ -179,5 +179,5 @@ def _denies(point: str, words: set[str]) -> bool:
     """The point's clause naming the thing has a negation of its own, or the point may say the
     thing is spared."""
     return bool(_SPARES.search(point)) or any(
-        _NEGATION.search(clause) and _stems(clause) & words for clause in _CLAUSES.split(point)
+        NEGATION.search(clause) and _stems(clause) & words for clause in _CLAUSES.split(point)
     )

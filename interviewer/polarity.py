@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .actions import words_before
-from .exact import _NEGATION
+from .comparatives import EQUATIVE, NEGATION
 from .words import terms
 
 # "is (not) P", "isn't P", "are never P", adverbs skipped ("is not always better").
@@ -39,6 +39,34 @@ _REPORTED = re.compile(
     r"|wrong|false|untrue|incorrect|claim|claims|naive|naively|people|contrary)\b",
     re.I,
 )
+
+
+# Someone else's belief, or one named a mistake: "people think ...", "it's a myth that ...",
+# "..., but that's wrong". ("I think ..." and "contrary to popular belief, ..." are the
+# candidate's own claim.)
+_ATTRIBUTED = re.compile(
+    r"\b(?:(?:people|many|some|others|folks|everyone|beginners|newcomers|juniors)"
+    r"\s+(?:\w+\s+)?(?:think|believe|assume|say|claim|expect|confuse)"
+    r"|myths?|misconceptions?|mistaken(?:ly)?|misconceived"
+    r"|(?:is|are|that's|that\s+is|it's|this\s+is)\s+(?:\w+\s+)?(?:wrong|false|untrue|incorrect"
+    r"|not\s+true|a\s+mistake|a\s+myth))\b",
+    re.I,
+)
+
+
+def attributed(sentence: str, claim: str = "") -> bool:
+    """The sentence reports its claim as someone else's belief or names it a mistake, where
+    the claim itself does not."""
+    return bool(_ATTRIBUTED.search(sentence)) and not _ATTRIBUTED.search(claim)
+
+
+def hedged(sentence: str, claim: str = "") -> bool:
+    """As `attributed`, or the sentence puts its claim under a condition the claim has not."""
+    return attributed(sentence, claim) or bool(
+        _CONDITIONAL.search(sentence) and not _CONDITIONAL.search(claim)
+    )
+
+
 _SUBJECT_SKIP = {"the", "a", "an", "its", "their", "this", "that", "on", "in", "of", "for", "any"}
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -147,6 +175,8 @@ def _uses(text: str, stem: str) -> list[VerbUse]:
         before = words_before(text, m.start())
         after = _CLAUSE_BREAK.split(text[m.end() : m.end() + 120])[0]
         denied = bool(_DENIED_BEFORE.search(before)) or after.lower().startswith(" no ")
+        if denied and EQUATIVE.match(after):
+            continue
         subject = _subject_before(_DENIED_BEFORE.sub("", before))
         numbers = {"#" + n for n in _NUMBER.findall(after)}
         out.append((denied, subject, (frozenset(terms(after)) | numbers) - _PRONOUNS))
@@ -207,7 +237,7 @@ def _location(text: str) -> tuple[frozenset[str], str] | None:
     """The subject and side ("host", "device") of the text's first "X is/lives ... memory"."""
     clause = _CLAUSE_BREAK.split(text, maxsplit=1)[0]
     m = _LIVES.search(clause)
-    if not m or _NEGATION.search(clause) or _CONDITIONAL.search(clause):
+    if not m or NEGATION.search(clause) or _CONDITIONAL.search(clause):
         return None
     rest = clause[m.end() :]
     host, device = bool(_HOST.search(rest)), bool(_DEVICE.search(rest))

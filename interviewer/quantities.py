@@ -30,6 +30,7 @@ _VALUES |= {w: 10 * n for n, w in enumerate(_TENS, 2)}
 _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _SCALES["trillion"] = 10**12
 _NUMBER_WORD = rf"(?:{'|'.join([*_VALUES, *_SCALES])})"
+NUMBER_WORDS: dict[str, int] = _VALUES | _SCALES  # each number word's value
 _RUN = re.compile(
     rf"\b(?:an?\s+(?=(?:{'|'.join(_SCALES)})\b))?{_NUMBER_WORD}"
     rf"(?:(?:[\s-]+(?:and\s+)?){_NUMBER_WORD}|\s+point(?:\s+{_NUMBER_WORD})+)*\b",

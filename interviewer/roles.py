@@ -26,6 +26,7 @@ from .things import (
     DENIED,
     OPENERS,
     POINTS_BACK,
+    PRONOUN,
     SUBJECT_SKIP,
     bindings,
     named_things,
@@ -269,9 +270,14 @@ def swapped_kinds(point: str, text: str) -> str | None:
     if not others:
         return None
     by_subject: dict[str, set[str]] = {}
+    last = ""
     for clause in _CLAUSE.split(text):
         if clause.strip():
-            by_subject.setdefault(subject_of(clause), set()).update(terms(clause))
+            # A clause that opens on "it" is the subject's of the clause just before it: "A
+            # CUDA core isn't a matrix engine; it's a scalar ALU ..."
+            subject_here = subject_of(clause) or (last if PRONOUN.match(clause) else "")
+            last = subject_here
+            by_subject.setdefault(subject_here, set()).update(terms(clause))
     # The shared noun names both things, so it is no property of either.
     return _role_taken(point, subject, by_subject, others, {head, head.rstrip("s")})
 

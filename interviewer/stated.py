@@ -9,12 +9,14 @@ from functools import partial
 
 import numpy as np
 
+from .acronyms import contracted
 from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import Claim, StatedMisconception, Wrong
 from .disagreement import counterexample, denies
-from .exact import compares_other, favours_other, opposed
 from .features import STOP
-from .quantities import numbers_like
+from .polarity import attributed, hedged
+from .quantities import NUMBER_WORDS, numbers_like
+from .relations import compares_other, favours_other, opposed
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import names_in
 from .thresholds import Thresholds
@@ -52,6 +54,14 @@ def stated_misconceptions(
                 and numbers_like(case.sentences[a[1]], point, wrong.text) < 0
             ]
             best = max(sure or asked, key=over)
+            # A sentence that echoes one of the misconception's own texts, and is clearly
+            # nearer them than its point's, states it whatever the model reads (it read "MIG
+            # is software time-slicing where processes take turns on the whole GPU", 0.99 to
+            # the misconception, as entailing "Unlike time-slicing or MPS, MIG creates hard
+            # hardware partitions" at 0.90): the mirror of the near-verbatim rule for points.
+            echo = _echoes(case, wrong, asked, th)
+            if echo is not None:
+                best = echo
             pe, right = float(p(best)[0]), float(probs[best[0] + 1][0])
             against = float(probs[best[0] + 1][2])  # the sentence contradicts the key point
             clearly = pe >= th.stated and pe - right >= th.stated_margin
@@ -82,7 +92,7 @@ def stated_misconceptions(
             )
             own_point = next((c for c in case.claims if c.id == wrong.contradicts), None)
             said = (
-                (clearly or agreeing or (binds < 0 and pe >= th.stated))
+                (clearly or agreeing or (binds < 0 and pe >= th.stated) or echo is not None)
                 and (
                     binds < 0
                     # (of what the model read: a whole short answer read as one premise)
@@ -110,10 +120,34 @@ def stated_misconceptions(
                 and not _baseline(wrong.text, case.sentences[said_at])
                 and not contrasted(wrong.text, case.sentences[said_at])
                 and not counterexample(wrong.text, point, case.sentences[said_at])
+                and not attributed(case.sentences[said_at], wrong.text)
             )
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))
     return stated
+
+
+def _echoes(case: Case, wrong: Wrong, asked: Sequence[Ask], th: Thresholds) -> Ask | None:
+    """The asked sentence at least `verbatim` similar to one of the misconception's own texts
+    and `nearer_point` nearer them than to its key point's, if any, unless it reports the
+    misconception or puts it under a condition ("People think MIG is software time-slicing
+    ..., but that's wrong")."""
+    echoes, verbatim = case.wrong_verbatim, case.verbatim
+    if echoes is None or verbatim is None:
+        return None
+    ids = [c.id for c in case.claims]
+    k = case.wrongs.index(wrong)
+    for a in sorted(asked, key=lambda a: -float(echoes[a[1], k])):
+        to_wrong = float(echoes[a[1], k])
+        if to_wrong < th.verbatim:
+            return None
+        near = 0.0
+        if wrong.contradicts in ids:
+            n = ids.index(wrong.contradicts)
+            near = max(float(verbatim[a[1], n]), nearness(case, a[1], case.claim_vectors[n]))
+        if to_wrong >= near + th.nearer_point and not hedged(case.sentences[a[1]], wrong.text):
+            return a
+    return None
 
 
 def _restates_instead(
@@ -203,16 +237,27 @@ def _says_what_it_adds(
     than FP16" where another point says so)."""
     if point is None:
         return True
-    own = set().union(*map(_marked, point.texts))
-    asked = _marked(question)
-    right = set().union(*map(_marked, rights))
-    said = _marked(sentence)
+    # Words as said, an acronym however it is written ("high-bandwidth memory" says "HBM").
+    texts = [*wrong.texts, *point.texts, question, sentence, part]
+
+    def marked(text: str) -> set[str]:
+        return _marked(contracted(text, texts))
+
+    own = set().union(*map(marked, point.texts))
+    asked = marked(question)
+    given = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", question)}
+    given |= {n for w in asked if (n := _count(w)) is not None}
+    right = set().union(*map(marked, rights))
+    said = marked(sentence)
     part = part or sentence
-    where = _marked(part)
+    # What it is about may sit in the premise's other part ("Fusion helps compute-bound GEMMs
+    # most ...; memory-bound ops don't benefit"), or be its subject, which the question names
+    # ("PTQ needs full retraining" against "PTQ requires retraining the model ...").
+    where = marked(part) | said
     back = bool(_REFERS_BACK.match(part))
 
     def says(text: str) -> bool:
-        mine = _marked(text)
+        mine = marked(text)
         if not (adds := mine - own - asked):
             return True
         # (what it adds beyond every right claim, where that leaves anything; a direction word
@@ -223,16 +268,44 @@ def _says_what_it_adds(
             for w in adds - right
             if ">" not in w or w.split(">")[1] not in right or w.split(">")[1] in own
         } or adds
-        if not adds & said or any(_flip(w) in said for w in adds):
+        # (nor does a count the question gives: "eight GPUs" against "Training scales from
+        # 1→8 GPUs ...")
+        shared = {w for w in adds & said if _count(w) not in given}
+        if not shared or any(_flip(w) in said for w in adds):
             return False
         about = {w for w in mine & own if w[0] != "-" and ">" not in w} - asked
-        return back or not about or bool(about & where)
+        return back or not about or bool(about & where) or _same_opening_name(text, part)
 
     return any(says(text) for text in wrong.texts)
 
 
+def _same_opening_name(claim: str, sentence: str) -> bool:
+    """Both open on the same name: the claim's subject is the sentence's."""
+    first = [names_in(t[:40])[:1] for t in (claim, sentence)]
+    return (
+        bool(first[0])
+        and first[0] == first[1]
+        and all(
+            t.lstrip().lower().startswith(f[0])
+            for t, f in zip((claim, sentence), first, strict=True)
+        )
+    )
+
+
 # A sentence that opens on what was said before names its subject there.
 _REFERS_BACK = re.compile(r"^\W*(?:it|its|this|that|they|these|those|which|so|and|but)\b", re.I)
+
+
+_COUNTS = {stem(w): float(n) for w, n in NUMBER_WORDS.items()}
+
+
+def _count(word: str) -> float | None:
+    """The number a marked word is, if it is one."""
+    word = word.lstrip("-")
+    try:
+        return float(word)
+    except ValueError:
+        return _COUNTS.get(word)
 
 
 def _flip(word: str) -> str:

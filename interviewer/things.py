@@ -75,7 +75,7 @@ def names_in(text: str) -> list[str]:
 DENIED = re.compile(r"\b(?:not|no|never|without|cannot|avoids?|avoiding)\b|n't\b", re.I)
 _USES = re.compile(r"\b(?:uses?|using)\s+([A-Za-z0-9+\-]+)")
 # A clause about the one before: "..., so it requires fast interconnect like NVLink".
-_PRONOUN = re.compile(r"\s*(?:(?:so|and|thus|hence)\s+)?(?:it|they|this|which)\b", re.I)
+PRONOUN = re.compile(r"\s*(?:(?:so|and|thus|hence)\s+)?(?:it|they|this|which)\b", re.I)
 # A list item that is a thing's activity ("waiting on data loading, CPU preprocessing, I/O")
 # names no new subject: the GPU still waits on it.
 _ATTRIBUTIVE = re.compile(r"\s*(?:(?:and|or)\s+)?[\w/+-]+\s+\w+ing\s*$", re.I)
@@ -168,7 +168,9 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
         if clause is None:
             opening = True
             continue
-        found = _things(clause)
+        # Of the things it names, those it is about: "... not chips on the board like GDDR"
+        # is about HBM still.
+        found = [t for t in _things(clause) if not _object_only(clause, t)]
         if opening and not found:
             # A sentence that opens on a word of its own and names no thing is about
             # something else ("... it doesn't leave the NVLink node. Pipeline goes across
@@ -179,12 +181,7 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
                 current = None
         opening = False
         # "MPS is the hardware-level one: it carves the GPU into instances": "it" is MPS.
-        if (
-            found
-            and not _object_only(clause, found[0])
-            and not _PRONOUN.match(clause)
-            and not _ATTRIBUTIVE.match(clause)
-        ):
+        if found and not PRONOUN.match(clause) and not _ATTRIBUTIVE.match(clause):
             # "FP8 uses E4M3 for weights": the weights go with E4M3, not with FP8.
             used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]
@@ -215,12 +212,15 @@ def _clauses(text: str) -> list[str | None]:
 _OBJECT_BEFORE = re.compile(
     r"\b(?:across|among|between|over|onto|into|to|from|with\s+(?:n|\d+|[a-z]+ty|two|four|eight))"
     r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$"
-    r"|\b(?:each|every|per|any)\s*$",  # "every GPU holds a full copy": any one of them
+    r"|\b(?:each|every|per|any)\s*$"  # "every GPU holds a full copy": any one of them
+    # what it is compared with: "fewer mantissa bits than FP16", "the same range as FP32"
+    r"|\b(?:than|like|unlike|same\s+(?:\w+\s+)?as|as\s+\w+\s+as|like(?:\s+\w+){1,3}\s+(?:in|on|with))"
+    r"(?:\s+(?:the|a|an|in|on))*\s*$",
     re.I,
 )
 
 
 def _object_only(clause: str, thing: str) -> bool:
-    """The clause's first thing comes after a preposition of place or count."""
+    """The thing comes after a preposition of place or count, or what it is compared with."""
     at = re.search(rf"(?<![\w-]){re.escape(thing.split()[0])}(?![\w-])", clause, re.I)
     return bool(at and _OBJECT_BEFORE.search(clause[: at.start()]))

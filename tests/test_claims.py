@@ -834,7 +834,7 @@ def test_a_closed_question_answered_the_other_way_is_wrong_on_its_core_claim(emb
 def test_a_list_is_not_a_relation():
     """ "such as" relates nothing: a point listing small and large things keeps the plain
     comparative reading (five rubric points read as relations through a bare "as")."""
-    from interviewer.exact import relation_sign
+    from interviewer.relations import relation_sign
 
     assert relation_sign("Spot fits restartable work such as small and medium runs.", True) == 0
     assert (
@@ -850,7 +850,7 @@ def test_two_comparatives_before_a_noun_both_qualify_it():
     """ "fewer, larger micro-batches" makes micro-batches fewer: a sentence that says to use as
     few as possible moves them the same way (fresh set, stop 46: the misconception was set
     aside as said the opposite way)."""
-    from interviewer.exact import moves, opposed
+    from interviewer.relations import moves, opposed
 
     wrong = "Using fewer, larger micro-batches reduces the bubble."
     said = "Use as few micro-batches as possible, since deeper pipelines have smaller bubbles."
@@ -869,7 +869,7 @@ def test_opposite_words_about_another_thing_are_no_contradiction():
     uses, the more warps fit" says "more warps" as the point does; its "fewer" is about
     registers. And "lower occupancy with more registers" states the opposite of the
     misconception "more registers raise occupancy", not the misconception."""
-    from interviewer.exact import opposed
+    from interviewer.relations import opposed
 
     fewer_registers = (
         "It is limited by registers: the fewer registers each thread uses, the more warps fit."

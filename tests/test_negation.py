@@ -210,3 +210,30 @@ def test_one_is_an_article_not_a_count():
 
     assert quantities("MIG gives one instance per model.") == set()
     assert quantities("twenty-one threads") == {("thread", 21.0)}
+
+
+def test_a_negation_denies_the_word_it_takes_first():
+    """Stop 55, negation set 2 dev: right answers given a wrong claim by a negation read too
+    widely."""
+    dp = (
+        "Data parallelism replicates the full model on every GPU and gives each GPU a different "
+        "slice of the batch."
+    )
+    split = (
+        "Data parallelism doesn't split the model: every GPU holds a full replica and processes "
+        "a different slice of the batch"
+    )
+    assert exact_contradiction(dp, split) is None
+    assert exact_contradiction(dp, dp.replace("replicates", "doesn't replicate")) is not None
+    # A denied equality compares; two denials in one clause turn each other round.
+    gddr = "GDDR is board-mounted graphics memory that costs much less than HBM."
+    assert exact_contradiction(gddr, "GDDR memory doesn't cost nearly as much as HBM.") is None
+    fits = (
+        "Plain data parallelism requires the whole model, with its gradients and optimizer "
+        "state, to fit in one GPU's memory."
+    )
+    cant = (
+        "Plain data parallelism can't train a model whose gradients and optimizer state don't "
+        "fit in one GPU's memory."
+    )
+    assert exact_contradiction(fits, cant) is None

@@ -5,8 +5,8 @@ import pytest
 
 from interviewer.clauses import clauses
 from interviewer.disagreement import counterexample
-from interviewer.exact import compares_other
 from interviewer.order import turned_round
+from interviewer.relations import compares_other
 from interviewer.roles import (
     about_another,
     binds_like,

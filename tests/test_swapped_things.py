@@ -178,3 +178,37 @@ def test_what_a_point_says_its_subject_is_bad_at_is_no_role_it_holds():
         )
         == "exact:swapped"
     )
+
+
+def test_a_thing_compared_with_is_not_what_the_clause_is_about():
+    """Stop 55, negation set 2 dev: right answers read as swaps, their words given to the thing
+    they were compared with ("fewer mantissa bits than FP16", "not chips on the board like
+    GDDR"), or a clause that opens on "it" given to no one."""
+    bf16 = (
+        "BF16 has the same exponent bits as FP32, so the range is the same as FP32. Gradients "
+        "don't underflow like they do in FP16. You do give up some precision, fewer mantissa "
+        "bits than FP16."
+    )
+    assert set(bindings(bf16)) == {"bf16"}
+    point = (
+        "BF16 has less precision than FP16, 7 mantissa bits against FP16's 10, because FP16 "
+        "spends only 5 bits on its exponent."
+    )
+    assert swapped_binding(point, bf16) is None
+    hbm = "HBM is stacked dies on the GPU package, not chips around the board like GDDR."
+    assert "gddr" not in bindings(hbm)
+    cuda = (
+        "A CUDA core isn't a matrix engine; it's a scalar ALU doing one FMA or integer op per "
+        "clock on arbitrary code. A Tensor Core doesn't work element by element: it does a "
+        "whole tile in one operation, giving roughly 10-20x CUDA-core matmul throughput."
+    )
+    scalar = (
+        "A CUDA core is a general-purpose scalar ALU that executes one floating-point or integer "
+        "operation, such as a fused multiply-add, per clock for arbitrary code."
+    )
+    assert swapped_kinds(scalar, cuda) is None
+    # The swap itself is still one.
+    swapped = cuda.replace("A CUDA core", "A Tensor Core", 1).replace(
+        "A Tensor Core doesn't", "A CUDA core doesn't"
+    )
+    assert swapped_kinds(scalar, swapped) == "exact:swapped"

@@ -366,7 +366,7 @@ def test_roles_traded_after_an_opening_phrase_and_through_a_pronoun():
 def test_a_sentence_that_favours_the_thing_a_misconception_puts_second_does_not_state_it():
     """Stop 45's fresh set: "Probably QAT gives better accuracy" entailed "PTQ usually gives
     better low-bit accuracy than QAT" at 0.93, and two right answers were told it was wrong."""
-    from interviewer.exact import favours_other
+    from interviewer.relations import favours_other
 
     wrong = "PTQ usually gives better low-bit accuracy than QAT."
     assert favours_other(wrong, "Probably QAT gives better accuracy, especially at 4-bit.")

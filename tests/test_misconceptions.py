@@ -1,0 +1,118 @@
+"""Misconceptions stated in the rubric's own words (stop 55): a sentence that echoes one is
+stated whatever the NLI model reads, an acronym counts however it is written, and a belief
+reported as someone else's is not the candidate's. Each check on its own, then answers graded
+on the bank."""
+
+import pytest
+
+from interviewer.acronyms import contracted
+from interviewer.claims import Claim, Wrong
+from interviewer.polarity import attributed
+from interviewer.stated import _says_what_it_adds
+
+
+def test_an_acronym_spelled_out_is_the_acronym():
+    assert contracted("TPUs have no high-bandwidth memory at all", ["TPUs use HBM."]) == (
+        "TPUs have no HBM at all"
+    )
+    assert contracted("post-training quantization is cheap", ["PTQ is cheap"]) == "PTQ is cheap"
+    # Only the others' acronyms, and three letters at least: "to process" is no "TP".
+    assert contracted("the model is big", ["TPUs use HBM."]) == "the model is big"
+    assert contracted("hand it to process zero", ["TP shards layers"]) == (
+        "hand it to process zero"
+    )
+
+
+def test_a_belief_reported_or_named_a_mistake_is_attributed():
+    assert attributed("People think MIG is time-slicing, but that's wrong.")
+    assert attributed("It's a common myth that MIG time-shares the GPU.")
+    assert attributed("Many engineers assume NVLink is just faster PCIe.")
+    assert not attributed("I think MIG is software time-slicing.")
+    assert not attributed("MIG is software time-slicing.")
+    assert not attributed("Contrary to popular belief, each GPU core is faster than a CPU core.")
+    # Not where the claim itself says so.
+    assert not attributed("Loss scaling is a myth.", "Loss scaling is a myth.")
+
+
+def test_what_a_misconception_adds_is_read_in_any_spelling_and_either_half():
+    q = "Compare GPUs and TPUs for training."
+    hbm = Claim("memory", "Both use HBM, but TPUs scale through inter-chip links.")
+    no_hbm = Wrong("TPUs have no HBM; weights live solely in on-chip SRAM.", "memory")
+    assert _says_what_it_adds(no_hbm, hbm, "TPUs have no high-bandwidth memory at all.", q)
+    assert not _says_what_it_adds(no_hbm, hbm, "TPUs have lots of high-bandwidth memory.", q)
+    # What it is about, in the premise's other half.
+    q2 = "What is kernel fusion and why does it help?"
+    trips = Claim("trips", "The main benefit is cutting memory round-trips over the data.")
+    compute = Wrong(
+        "Fusion helps compute-bound matmuls the most, while memory-bound elementwise ops gain "
+        "little.",
+        "trips",
+    )
+    premise = "Fusion helps compute-bound GEMMs most; memory-bound ops don't benefit."
+    first = "Fusion helps compute-bound GEMMs most"
+    assert _says_what_it_adds(compute, trips, premise, q2, first)
+    # Or its subject, which the question names, opens both.
+    q3 = "What is the difference between QAT and PTQ?"
+    ptq = Claim("ptq", "Post-training quantization quantizes an already-trained model.")
+    retrain = Wrong("PTQ requires retraining the model on the full training set.", "ptq")
+    assert _says_what_it_adds(retrain, ptq, "PTQ needs full retraining but is accurate.", q3)
+    assert not _says_what_it_adds(retrain, ptq, "QAT needs full retraining.", q3)
+
+
+def test_a_count_the_question_gives_states_no_misconception():
+    """Negation set 2 dev: a right answer read as stating a misconception through "eight"."""
+    q = "Training scales from 1->8 GPUs but you only get ~3x speedup. Diagnose."
+    point = Claim("link", "PCIe is far slower than NVLink for all-reduce.")
+    same = Wrong(
+        "Eight GPUs on PCIe all-reduce about as fast as eight GPUs on NVLink, so the "
+        "interconnect doesn't matter.",
+        "link",
+    )
+    eating = "Three x on eight GPUs, that's communication, the all-reduce is eating it."
+    assert not _says_what_it_adds(same, point, eating, q)
+    mig = Claim("what", "MIG partitions an A100 or H100 into up to 7 isolated instances.")
+    sixteen = Wrong("MIG can split an A100 into as many as 16 instances.", "what")
+    assert _says_what_it_adds(sixteen, mig, "On an A100 you can go up to 16 instances.", "MIG?")
+
+
+@pytest.mark.parametrize(
+    "question,answer,right",
+    [
+        # Echoes the misconception; the model read it as entailing the hardware-partition point.
+        (
+            "What is MIG?",
+            "MIG is software time-slicing, so processes take turns using the whole GPU.",
+            False,
+        ),
+        (
+            "What is MIG?",
+            "People often think MIG is software time-slicing where processes take turns on the "
+            "whole GPU, but it's hardware partitioning into up to seven isolated instances.",
+            True,
+        ),
+        (
+            "What is kernel fusion and why does it help?",
+            "Kernel fusion mostly helps compute-bound matmuls; memory-bound elementwise ops gain "
+            "nothing from it.",
+            False,
+        ),
+    ],
+)
+def test_misconceptions_graded_on_the_bank(bank_grader, question, answer, right):
+    graded = bank_grader(question)(answer)[0]
+    if right:
+        assert graded.wrong_claims == ()
+    else:
+        assert graded.wrong_claims and graded.score <= 1
+
+
+def test_a_denial_through_a_pronoun_is_quoted_where_it_is_said(bank_grader):
+    """The card quoted the true clause before it ("MIG splits an A100 or H100 into up to seven
+    instances") as the wrong claim."""
+    answer = (
+        "MIG splits an A100 or H100 into up to seven instances, but they aren't isolated in "
+        "hardware; it's basically scheduled time-slicing."
+    )
+    graded = bank_grader("What is MIG?")(answer)[0]
+    quoted = [c.evidence for c in graded.claims if c.verdict == "contradicted"]
+    assert quoted and all("isolated" in q or "time-slicing" in q for q in quoted)

@@ -14,10 +14,10 @@ from .polarity import (
     _NOT_NOUN,
     _NUMBER,
     _PRONOUNS,
-    _REPORTED,
     _SUBJECT_SKIP,
     _WORD,
     _same_subject,
+    reported,
 )
 from .things import SENTENCE_END
 from .words import distinctive, stem, terms
@@ -51,7 +51,7 @@ def subject_denied(point: str, sentence: str) -> str | None:
     entailment, as a swap does. "It" is the sentence's subject;
     not in a condition or a reported belief, nor against a point that denies or limits
     anything itself."""
-    if _POINT_DENIES.search(point) or _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
+    if _POINT_DENIES.search(point) or _CONDITIONAL.search(sentence) or reported(sentence):
         return None
     p_subject = _first_subject(point)
     if not p_subject:

@@ -33,12 +33,19 @@ _NOT_PROPERTY = {
 }  # fmt: skip
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:because|so|but|while|whereas|and|since|which)\b", re.I)
 _CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|until|once|whether)\b", re.I)
-# The sentence reports a belief or names it a mistake: not the candidate's own claim.
-_REPORTED = re.compile(
+_BELIEF = re.compile(
     r"\b(?:think|thinks|believe|believes|assume|assumes|assuming|myth|misconception|mistake"
     r"|wrong|false|untrue|incorrect|claim|claims|naive|naively|people|contrary)\b",
     re.I,
 )
+# "Contrary to what people assume, NVLink doesn't bypass PCIe": the candidate's own claim, set
+# against the belief it names.
+_CONTRARY = re.compile(r"^\W*contrary\s+to\b[^,;:]*[,;:]", re.I)
+
+
+def reported(sentence: str) -> bool:
+    """The sentence reports a belief or names it a mistake: not the candidate's own claim."""
+    return bool(_BELIEF.search(_CONTRARY.sub("", sentence)))
 
 
 # Someone else's belief, or one named a mistake: "people think ...", "it's a myth that ...",
@@ -94,7 +101,7 @@ def properties(text: str) -> list[Property]:
 def property_flipped(point: str, sentence: str) -> str | None:
     """ "exact:negation" when the sentence asserts of the point's subject the property the
     point denies, or denies the one it asserts, and nowhere says it the point's way."""
-    if _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
+    if _CONDITIONAL.search(sentence) or reported(sentence):
         return None
     said = properties(sentence)
     for denied, word, subject in properties(point):
@@ -141,7 +148,7 @@ def verb_flipped(point: str, sentence: str) -> str | None:
     """ "exact:negation" when the sentence denies, of the point's subject and object, the verb
     the point asserts ("The KV cache ... does not grow with context length" against "... grows
     with batch size times context length"), or asserts the one it denies."""
-    if _CONDITIONAL.search(sentence) or _REPORTED.search(sentence):
+    if _CONDITIONAL.search(sentence) or reported(sentence):
         return None
     stems = {
         _stem(m.group(1))
@@ -249,7 +256,7 @@ def _location(text: str) -> tuple[frozenset[str], str] | None:
 def location_flipped(point: str, sentence: str) -> str | None:
     """ "exact:swapped" when the point puts its subject's memory on one side (host or device)
     and the sentence puts the same subject's on the other."""
-    if _REPORTED.search(sentence):
+    if reported(sentence):
         return None
     said, got = _location(point), _location(sentence)
     if said and got and said[1] != got[1] and _same_subject(said[0], got[0]):
@@ -309,7 +316,7 @@ def trend_flipped(point: str, sentence: str) -> str | None:
     """ "exact:comparative" when the sentence has the point's subject move the other way with
     the same driver ("The KV cache ... grows with batch size" against "the KV cache shrinks as
     you increase batch size")."""
-    if _REPORTED.search(sentence):
+    if reported(sentence):
         return None
     got = _trends(sentence)
     for sign, subject, driver in _trends(point):

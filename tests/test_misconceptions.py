@@ -1,9 +1,7 @@
 """Misconceptions stated in the rubric's own words (stop 55): a sentence that echoes one is
 stated whatever the NLI model reads, an acronym counts however it is written, and a belief
-reported as someone else's is not the candidate's. Each check on its own, then answers graded
-on the bank."""
-
-import pytest
+reported as someone else's is not the candidate's. Answers graded on the bank with them are in
+`test_negation.py`."""
 
 from interviewer.acronyms import contracted
 from interviewer.claims import Claim, Wrong
@@ -73,37 +71,6 @@ def test_a_count_the_question_gives_states_no_misconception():
     mig = Claim("what", "MIG partitions an A100 or H100 into up to 7 isolated instances.")
     sixteen = Wrong("MIG can split an A100 into as many as 16 instances.", "what")
     assert _says_what_it_adds(sixteen, mig, "On an A100 you can go up to 16 instances.", "MIG?")
-
-
-@pytest.mark.parametrize(
-    "question,answer,right",
-    [
-        # Echoes the misconception; the model read it as entailing the hardware-partition point.
-        (
-            "What is MIG?",
-            "MIG is software time-slicing, so processes take turns using the whole GPU.",
-            False,
-        ),
-        (
-            "What is MIG?",
-            "People often think MIG is software time-slicing where processes take turns on the "
-            "whole GPU, but it's hardware partitioning into up to seven isolated instances.",
-            True,
-        ),
-        (
-            "What is kernel fusion and why does it help?",
-            "Kernel fusion mostly helps compute-bound matmuls; memory-bound elementwise ops gain "
-            "nothing from it.",
-            False,
-        ),
-    ],
-)
-def test_misconceptions_graded_on_the_bank(bank_grader, question, answer, right):
-    graded = bank_grader(question)(answer)[0]
-    if right:
-        assert graded.wrong_claims == ()
-    else:
-        assert graded.wrong_claims and graded.score <= 1
 
 
 def test_a_denial_through_a_pronoun_is_quoted_where_it_is_said(bank_grader):

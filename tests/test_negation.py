@@ -155,6 +155,25 @@ def test_a_sentence_that_opens_on_its_own_word_is_not_about_the_thing_before():
             "is mostly big, regular matmuls.",
             True,
         ),
+        # Stop 55: misconceptions in their own words, and one reported as a belief.
+        # Echoes the misconception; the model read it as entailing the hardware-partition point.
+        (
+            "What is MIG?",
+            "MIG is software time-slicing, so processes take turns using the whole GPU.",
+            False,
+        ),
+        (
+            "What is MIG?",
+            "People often think MIG is software time-slicing where processes take turns on the "
+            "whole GPU, but it's hardware partitioning into up to seven isolated instances.",
+            True,
+        ),
+        (
+            "What is kernel fusion and why does it help?",
+            "Kernel fusion mostly helps compute-bound matmuls; memory-bound elementwise ops gain "
+            "nothing from it.",
+            False,
+        ),
     ],
 )
 def test_negated_answers_graded_on_the_bank(bank_grader, question, answer, right):
@@ -237,3 +256,19 @@ def test_a_negation_denies_the_word_it_takes_first():
         "fit in one GPU's memory."
     )
     assert exact_contradiction(fits, cant) is None
+
+
+def test_contrary_to_a_belief_is_the_candidates_own_claim():
+    """Negation set 1 dev: "Contrary to what people assume, NVLink doesn't bypass PCIe" was read
+    as a reported belief, so its denial went unread (2/5)."""
+    from interviewer.polarity import reported
+
+    assert not reported("Contrary to what people assume, NVLink doesn't bypass PCIe.")
+    assert reported("People assume NVLink doesn't bypass PCIe.")
+    point = (
+        "NVLink is NVIDIA's direct high-bandwidth GPU-to-GPU interconnect that bypasses the PCIe "
+        "bus and the CPU."
+    )
+    wrong = "Contrary to what people assume, NVLink doesn't bypass PCIe at all."
+    assert verb_flipped(point, wrong) is not None
+    assert verb_flipped(point, "People assume NVLink doesn't bypass PCIe.") is None

@@ -33,6 +33,8 @@ _NOT_PROPERTY = {
 }  # fmt: skip
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:because|so|but|while|whereas|and|since|which)\b", re.I)
 _CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|until|once|whether)\b", re.I)
+# Any hint of a belief keeps the exact checks silent (`reported`); stating a misconception asks
+# for the narrower `attributed`, since a missed wrong claim there costs as much as a false one.
 _BELIEF = re.compile(
     r"\b(?:think|thinks|believe|believes|assume|assumes|assuming|myth|misconception|mistake"
     r"|wrong|false|untrue|incorrect|claim|claims|naive|naively|people|contrary)\b",

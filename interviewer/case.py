@@ -74,10 +74,19 @@ def asserts(case: Case, i: int) -> bool:
     list item: "Tensor-Core utilization."), or a short phrase that opens on a preposition and
     has no verb of being, having or ability ("For models too big for one GPU." qualifies the
     sentence before it; it was read as denying that data parallelism needs the model to fit).
-    A whole answer that short may ("In parallel.")."""
+    A whole answer that short may ("In parallel."). Nor does a short sentence whose object is
+    only a pointer back ("BF16 doesn't need that." was read as stating "BF16 has more mantissa
+    precision than FP16, which is why it does not need loss scaling", 0.90)."""
     if len(case.sentences) == 1:
         return True
-    return len(case.sentences[i].split()) > 2 and not _qualifier(case.sentences[i])
+    sentence = case.sentences[i]
+    return (
+        len(sentence.split()) > 2 and not _qualifier(sentence) and not _POINTS_BACK.match(sentence)
+    )
+
+
+# At most five words, ending on a pronoun that points back.
+_POINTS_BACK = re.compile(r"^\W*(?:[\w'-]+\s+){1,4}(?:that|this|it|them|those|these)\W*$", re.I)
 
 
 _PREPOSITIONS = frozenset(

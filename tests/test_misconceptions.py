@@ -83,3 +83,19 @@ def test_a_denial_through_a_pronoun_is_quoted_where_it_is_said(bank_grader):
     graded = bank_grader("What is MIG?")(answer)[0]
     quoted = [c.evidence for c in graded.claims if c.verdict == "contradicted"]
     assert quoted and all("isolated" in q or "time-slicing" in q for q in quoted)
+
+
+def test_a_short_sentence_that_points_back_asserts_nothing_the_model_alone_may_call_wrong():
+    """Negation set 2 dev: "BF16 doesn't need that." was read as stating that BF16 has more
+    mantissa precision than FP16 (0.90). `asserts` reads only the answer's sentences."""
+    from types import SimpleNamespace
+
+    from interviewer.case import asserts
+
+    answer = SimpleNamespace(
+        sentences=["FP16 needs dynamic loss scaling.", "BF16 doesn't need that."]
+    )
+    assert asserts(answer, 0)  # type: ignore[arg-type]
+    assert not asserts(answer, 1)  # type: ignore[arg-type]
+    # A whole answer that short still may.
+    assert asserts(SimpleNamespace(sentences=["BF16 doesn't need that."]), 0)  # type: ignore[arg-type]

@@ -81,12 +81,14 @@ def asserts(case: Case, i: int) -> bool:
         return True
     sentence = case.sentences[i]
     return (
-        len(sentence.split()) > 2 and not _qualifier(sentence) and not _POINTS_BACK.match(sentence)
+        len(sentence.split()) > 2
+        and not _qualifier(sentence)
+        and not _ENDS_ON_POINTER.match(sentence)
     )
 
 
 # At most five words, ending on a pronoun that points back.
-_POINTS_BACK = re.compile(r"^\W*(?:[\w'-]+\s+){1,4}(?:that|this|it|them|those|these)\W*$", re.I)
+_ENDS_ON_POINTER = re.compile(r"^\W*(?:[\w'-]+\s+){1,4}(?:that|this|it|them|those|these)\W*$", re.I)
 
 
 _PREPOSITIONS = frozenset(

@@ -13,7 +13,9 @@ from itertools import combinations
 
 from .actions import action_turned
 from .denial import subject_denied
+from .effects import effect_flipped
 from .exact import exact_contradiction
+from .passives import passive_flipped
 from .polarity import (
     location_flipped,
     property_flipped,
@@ -38,14 +40,28 @@ from .words import terms
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped, verb_flipped, subject_denied, location_flipped, trend_flipped,
-    ratio_inverted) in these sentences."""
+    property_flipped, verb_flipped, passive_flipped, subject_denied, location_flipped,
+    trend_flipped, effect_flipped, ratio_inverted) in these sentences."""
+    point = _as_bound(point)
     checks = _sound_checks(point)
-    for sentence in sentences:
+    for sentence in map(_as_bound, sentences):
         for check in checks:
             if found := check(point, sentence):
                 return found
     return None
+
+
+# "limited by compute" is "compute-bound", the word the comparatives know ("LLM decode is
+# limited by compute, not memory" against "LLM decode is memory-bandwidth-bound").
+_BOUND_BY = re.compile(
+    r"\b(?:limited|bound|bottlenecked)\s+by\s+(?:the\s+)?"
+    r"(compute|memory[- ]bandwidth|memory|bandwidth|latency)\b(?![- ](?:capacity|size|footprint))",
+    re.I,
+)
+
+
+def _as_bound(text: str) -> str:
+    return _BOUND_BY.sub(lambda m: re.sub(r"\s", "-", m.group(1).lower()) + "-bound", text)
 
 
 @lru_cache(maxsize=4096)
@@ -59,9 +75,11 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
         action_turned,
         property_flipped,
         verb_flipped,
+        passive_flipped,
         subject_denied,
         location_flipped,
         trend_flipped,
+        effect_flipped,
         ratio_inverted,
     )
     return tuple(c for c in checks if not c(point, point))

@@ -174,6 +174,33 @@ def test_a_sentence_that_opens_on_its_own_word_is_not_about_the_thing_before():
             "nothing from it.",
             False,
         ),
+        # Stop 56: a passive denial, an effect denied, "limited by" (the model read each as
+        # its point).
+        (
+            "What is DeepSpeed ZeRO-3?",
+            "ZeRO-3 shards the optimizer states, but the model parameters are never "
+            "partitioned; each GPU holds all of the weights.",
+            False,
+        ),
+        (
+            "What is DeepSpeed ZeRO-3?",
+            "ZeRO-3 partitions parameters, gradients and optimizer states across the "
+            "data-parallel GPUs, so each holds about 1/N of them, and all-gathers each layer's "
+            "parameters just before it runs.",
+            True,
+        ),
+        (
+            "What is the pipeline bubble in pipeline parallelism?",
+            "The bubble is the idle time while the pipeline fills and drains; using more "
+            "micro-batches doesn't reduce the bubble at all.",
+            False,
+        ),
+        (
+            "What is HBM and why is its bandwidth so important?",
+            "HBM is stacked DRAM on the GPU package, but LLM decode is limited by compute, not "
+            "by memory, so its bandwidth hardly matters there.",
+            False,
+        ),
     ],
 )
 def test_negated_answers_graded_on_the_bank(bank_grader, question, answer, right):

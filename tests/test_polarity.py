@@ -250,3 +250,77 @@ LIMITS = (
 )
 def test_a_relation_is_turned_round_only_between_the_same_quantities(sentence, wrong):
     assert (exact_contradiction(LIMITS, sentence) == "exact:comparative") == bool(wrong)
+
+
+ZERO3 = (
+    "ZeRO-3 partitions all of the model state, meaning the parameters, gradients and optimizer "
+    "states, across the data-parallel GPUs."
+)
+SPOT = "Spot instances can be preempted by the provider at short notice, so jobs must checkpoint."
+
+
+@pytest.mark.parametrize(
+    "point,sentence,flipped",
+    [
+        # The passive's subject is what the active's verb acts on.
+        (
+            ZERO3,
+            "ZeRO-3 shards optimizer states across the ranks, but the parameters are never "
+            "partitioned; every GPU still keeps the full weights.",
+            True,
+        ),
+        (SPOT, "Spot instances are never preempted, so long jobs run safely.", True),
+        (SPOT, "Spot instances can't be preempted, so they suit long jobs.", True),
+        # Said the point's way, in either voice.
+        (ZERO3, "The parameters are partitioned too, not just the optimizer states.", False),
+        (SPOT, "Spot instances can be preempted at any time.", False),
+        # Another thing named: the denial may be that thing's.
+        (ZERO3, "Unlike ZeRO-3, in plain DDP the parameters are never partitioned.", False),
+        # Another thing acted on, another doer, a condition, a reported belief.
+        (ZERO3, "The activations are not partitioned.", False),
+        (SPOT, "Spot instances are not preempted by the scheduler but by the provider.", False),
+        (SPOT, "If you pay on demand, instances are never preempted.", False),
+        (SPOT, "People think spot instances are never preempted.", False),
+    ],
+)
+def test_a_passive_denial_is_read_against_the_active_point(point, sentence, flipped):
+    from interviewer.passives import passive_flipped
+
+    assert (passive_flipped(point, sentence) is not None) is flipped
+
+
+TILES = (
+    "Larger tiles and larger batches raise intensity because each loaded weight is used for "
+    "more computations."
+)
+BUBBLE = "The bubble is reduced by using many micro-batches, with M much larger than P."
+
+
+@pytest.mark.parametrize(
+    "point,sentence,turned",
+    [
+        # No effect, or the point's effect denied, of the same driver on the same thing (a
+        # pronoun read from the clause before, or left to the point the clause is nearest).
+        (
+            TILES,
+            "Arithmetic intensity is FLOPs per byte, but tiling and larger batches don't change "
+            "it; it's fixed by the algorithm.",
+            True,
+        ),
+        (TILES, "tiling and larger batches don't change it", True),
+        (BUBBLE, "The bubble is idle time, but adding micro-batches doesn't shrink it.", True),
+        (BUBBLE, "More micro-batches have no effect on the bubble.", True),
+        (BUBBLE, "Adding micro-batches increases the bubble.", True),
+        # Said the point's way, of another thing, by another driver, or as a condition.
+        (TILES, "Larger batches raise arithmetic intensity.", False),
+        (TILES, "Larger batches don't change the latency of one request.", False),
+        (BUBBLE, "Adding micro-batches shrinks it.", False),
+        (BUBBLE, "Fewer micro-batches don't shrink the bubble.", False),
+        (BUBBLE, "Faster interconnects don't shrink the bubble.", False),
+        (BUBBLE, "If stages are unbalanced, more micro-batches don't shrink the bubble.", False),
+    ],
+)
+def test_an_effect_denied_or_turned_is_read_against_the_point(point, sentence, turned):
+    from interviewer.effects import effect_flipped
+
+    assert (effect_flipped(point, sentence) is not None) is turned

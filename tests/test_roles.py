@@ -422,3 +422,21 @@ def test_a_clause_that_opens_on_an_instruction_names_no_thing():
     assert subject_of("Use mixed pools: keep coordinators on on-demand") == ""
     assert subject_of("NVLink is faster than PCIe") == "nvlink"
     assert swapped_roles(point, answer) is None
+
+
+@pytest.mark.parametrize(
+    "sentence,turned",
+    [
+        ("LLM decode is limited by compute, not memory.", True),
+        ("Decode is bottlenecked by compute.", True),
+        ("LLM decode is limited by memory bandwidth, not compute.", False),
+        # Capacity is another limit than bandwidth.
+        ("LLM decode is limited by memory capacity at long context.", False),
+    ],
+)
+def test_limited_by_compute_is_compute_bound(sentence, turned):
+    point = (
+        "LLM decode is memory-bandwidth-bound, because each generated token must stream the "
+        "weights from HBM."
+    )
+    assert (first_contradiction(point, [sentence]) is not None) is turned

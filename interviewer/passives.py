@@ -23,7 +23,7 @@ _AUX = (
 )
 _PASSIVE = re.compile(
     rf"\b{_AUX}(?:\s+(?:always|ever|really|actually|fully|even|also|still|automatically))*"
-    r"\s+([a-z]{3,}ed)\b",
+    r"\s+(?P<participle>[a-z]{3,}ed)\b",
     re.I,
 )
 # Participles that name a state more than a deed ("is based on", "are needed").
@@ -39,7 +39,7 @@ def passive_flipped(point: str, sentence: str) -> str | None:
     says it the point's way."""
     if _CONDITIONAL.search(sentence) or reported(sentence) or _names_another(point, sentence):
         return None
-    for participle, stems in _participles(sentence, point):
+    for participle, stems in _participles(sentence):
         said = _passives(sentence, participle) + _actives(sentence, stems)
         told = _passives(point, participle) + _actives(point, stems)
         for denied, patient, doer in told:
@@ -49,13 +49,13 @@ def passive_flipped(point: str, sentence: str) -> str | None:
     return None
 
 
-def _participles(sentence: str, point: str) -> list[tuple[str, set[str]]]:
+def _participles(sentence: str) -> list[tuple[str, set[str]]]:
     """The participles of the sentence's passives, each with the forms its verb may take in
     the active ("partitioned": "partition", "partitione", "partitio"; the wrong ones match
     nothing)."""
     out = []
     for m in _PASSIVE.finditer(sentence):
-        word = m.group(7).lower()
+        word = m.group("participle").lower()
         if word in _STATES:
             continue
         out.append((word, {word[:-2], word[:-1], word[:-3]} - {""}))
@@ -65,7 +65,7 @@ def _participles(sentence: str, point: str) -> list[tuple[str, set[str]]]:
 def _passives(text: str, participle: str) -> list[Use]:
     out = []
     for m in _PASSIVE.finditer(text):
-        if m.group(7).lower() != participle:
+        if m.group("participle").lower() != participle:
             continue
         denied = any(m.group(f"n{i}") for i in range(1, 7))
         before = words_before(text, m.start())

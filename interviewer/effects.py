@@ -23,7 +23,8 @@ _EFFECT = re.compile(
     re.I,
 )
 _PASSIVE_BY = re.compile(
-    rf"\b(?:is|are)\s+(?:(?P<neg>not|never)\s+)?(?:(?P<up>{_UP})|(?P<down>{_DOWN})|"
+    rf"\b(?:(?:is|are)\s+(?:(?P<neg>not|never)\s+)?|(?P<negated>isn't|aren't)\s+)"
+    rf"(?:(?P<up>{_UP})|(?P<down>{_DOWN})|"
     r"(?P<none>changed|affected|altered))\s+by\s+(?P<by>[^,;.]+)",
     re.I,
 )
@@ -97,7 +98,9 @@ def _effects(text: str) -> list[Effect]:
         out.append((0, False, _stems(_subject_before(before)), _target(after, before)))
     for m in _PASSIVE_BY.finditer(text):
         sign = 1 if m.group("up") else -1 if m.group("down") else 0
-        denied = bool(m.group("neg"))
+        denied = bool(m.group("neg") or m.group("negated"))
+        if not sign and not denied:
+            continue  # "is affected by" asserts an effect of no known direction
         before = words_before(text, m.start())
         target = _stems(_subject_before(before))
         out.append((sign, denied and bool(sign), _stems(terms(m.group("by"))), target))

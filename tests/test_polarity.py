@@ -317,6 +317,8 @@ BUBBLE = "The bubble is reduced by using many micro-batches, with M much larger 
         (BUBBLE, "Adding micro-batches shrinks it.", False),
         (BUBBLE, "Fewer micro-batches don't shrink the bubble.", False),
         (BUBBLE, "Faster interconnects don't shrink the bubble.", False),
+        (BUBBLE, "The bubble is affected by using more micro-batches.", False),
+        (BUBBLE, "The bubble isn't affected by using more micro-batches.", True),
         (BUBBLE, "If stages are unbalanced, more micro-batches don't shrink the bubble.", False),
     ],
 )

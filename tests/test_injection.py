@@ -484,6 +484,24 @@ def test_field_talk_that_tips_a_short_answer_read_whole_earns_nothing(built_inde
         assert all(pad.strip() not in c.evidence for c in got.claims), pad
 
 
+def test_field_talk_that_states_a_point_in_none_of_its_words_earns_nothing(built_index):
+    """Issue 13, padding `blind4` (stop 56): topical talk appended to a terse answer was read
+    as stating a supporting point in words none of the point's own ("... the goal is to keep
+    latency low and throughput high without blowing the memory budget" for "It is essential
+    for training large models ... on limited GPU memory"), and so tipped the answer read whole
+    onto a core point (2 -> 4). Such text is now read again like text that decides nothing."""
+    q = "What is gradient checkpointing?"
+    pad = (
+        " Whether it's inference or training, the goal is to keep latency low and throughput "
+        "high without blowing the memory budget."
+    )
+    alone, padded = _alone_and_padded(
+        built_index, q, "You recompute activations in the backward pass to save memory.", [pad]
+    )
+    assert padded.score <= alone.score and len(padded.covered) <= len(alone.covered)
+    assert all(pad.strip() not in c.evidence for c in padded.claims)
+
+
 def test_words_that_tie_a_remark_to_a_point_are_not_everyday_english():
     from interviewer.words import distinctive
 

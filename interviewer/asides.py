@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .claims import Claim, Verdicts
+from .claims import Verdicts
 from .features import Analysis, Cache, content_words
 from .parsing import ABBREV, split_sentences
 from .records import ReferenceSet
@@ -277,8 +277,14 @@ def _greeting_before(an: Analysis, out: Sequence[str], words: set[str]) -> list[
     return [h for h in dict.fromkeys(found) if h not in out]
 
 
-def _own_words(claim: Claim) -> frozenset[str]:
-    return distinctive(" ".join((claim.text, *claim.alternatives)))
+def _in_own_words(text: str, verdicts: Verdicts, points: list[int]) -> bool:
+    """The text shares a word beyond everyday English with a point it states (its text or a
+    paraphrase)."""
+    said = distinctive(text)
+    return any(
+        said & distinctive(" ".join((c.text, *c.alternatives)))
+        for c in (verdicts.points[n].claim for n in points)
+    )
 
 
 def undecided(
@@ -305,26 +311,19 @@ def undecided(
                 held = [max(held, key=lambda t: float(vecs[an.sentences.index(t)] @ near))]
             for t in held or [p.evidence]:
                 right.setdefault(t, []).append(n)
-    if every:
-        # Beside text that states a point in the point's own terms, text that states points
-        # only in words none of them use ("Whether it's inference or training, the goal is to
-        # keep latency low ... without blowing the memory budget" for "It is essential for
-        # training large models ... on limited GPU memory") is read again without, as text
-        # that decides nothing is: field talk the model took for a point. (Alone, plain words
-        # keep their credit: "Left Child -> Parent -> Right Child" for an inorder traversal.)
-        # The reading without it stands only where nothing it left out owes a point.
-        # A clause of a sentence that holds such text is that sentence's own plain words ("...,
-        # and that dead time is the bubble" after "The later stages sit waiting at the start").
-        tied = {
-            t: ns
-            for t, ns in right.items()
-            if any(distinctive(t) & _own_words(verdicts.points[n].claim) for n in ns)
-        }
+    # Beside text that states a point in the point's own terms, text that states points only
+    # in words none of them use ("Whether it's inference or training, the goal is to keep
+    # latency low ... without blowing the memory budget" for "It is essential for training
+    # large models ... on limited GPU memory") is read again without, as text that decides
+    # nothing is: field talk the model took for a point. A clause of a sentence that holds such
+    # text stays ("..., and that dead time is the bubble"), and so do plain words alone ("Left
+    # Child -> Parent -> Right Child" for an inorder traversal).
+    if every and (tied := {t for t, ns in right.items() if _in_own_words(t, verdicts, ns)}):
         whole = split_sentences(an.text)
         right = {
             t: ns
             for t, ns in right.items()
-            if t in tied or not tied or any(t in w and any(x in w for x in tied) for w in whole)
+            if t in tied or any(t in w and any(x in w for x in tied) for w in whole)
         }
     wrong = [p.evidence for p in verdicts.of("contradicted")]
     wrong += [m.evidence for m in verdicts.misconceptions]

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from . import claims as cl
 from .asides import praising, rereadings, undecided
-from .features import Analysis
+from .features import Analysis, segments
+from .parsing import split_sentences
 from .records import Grade, ReferenceSet
 from .references import claims_for
 from .rubrics import CURATED
@@ -45,14 +46,23 @@ def padding_earns_nothing(
             said = praising(an, ch[0])
             if drop or said:
                 found[n] = (drop, said, ch)
-    texts = list(dict.fromkeys(t for drop, said, _ in found.values() for t in (*drop, *said)))
+    whole = {n: _whole_sentences(analyses[n].text, drop) for n, (drop, _, _) in found.items()}
+    texts = list(
+        dict.fromkeys(
+            t for n, (drop, said, _) in found.items() for t in (*drop, *said, *whole[n].values())
+        )
+    )
     if not texts:
         return grades
-    padding = dict(zip(texts, grader.padding.is_padding(grader.embedder.embed(texts)), strict=True))
-    # answer -> (readings of which the best stands, readings that must cover as much)
+    judged = dict(zip(texts, grader.padding.is_padding(grader.embedder.embed(texts)), strict=True))
+    # answer -> (groups of readings, the best of each stands; readings that must cover as much)
     readings = {}
     left_out: dict[int, tuple[str, ...]] = {}
     for n, (drop, said, (verdicts, origin)) in found.items():
+        # A segment is padding, too, where the sentence it was cut from is, all of whose parts
+        # decide nothing: "..., and making models run well at scale." read apart lost the
+        # "It's an incredible time for anyone who cares about ..." that makes it padding.
+        padding = {t: judged[t] or judged.get(whole[n].get(t, ""), False) for t in (*drop, *said)}
         # Praise the padding model rules padding earns nothing, even where it states a
         # point: it is left out of the reading without padding.
         drop = (*drop, *(t for t in said if padding[t] and t not in drop))
@@ -62,14 +72,18 @@ def padding_earns_nothing(
             readings[n] = ways
     if not readings:
         return grades
-    again = [(items[n][0], t, items[n][2]) for n, (a, b) in readings.items() for t in (*a, *b)]
+    again = [
+        (items[n][0], t, items[n][2])
+        for n, (groups, keeps) in readings.items()
+        for t in (*(x for group in groups for x in group), *keeps)
+    ]
     regraded = iter(
         grader.grade_reading(refs, an, float(p), text, ch, PART_MARGIN)
         for (_, text, refs), an, p, ch in zip(again, *grader.read_again(again), strict=True)
     )
-    for n, (sure, keeps) in readings.items():
+    for n, (groups, keeps) in readings.items():
         # At the same score, the reading that names every wrong claim the answer made.
-        candidates = [max((next(regraded) for _ in sure), key=_rank)] if sure else []
+        candidates = [max((next(regraded) for _ in group), key=_rank) for group in groups]
         wrong = grades[n].points("contradicted")
         # Without content that decided nothing, the rest is read apart: it may earn less,
         # but a wrong claim it alone shows is one the sentences left out had answered (a
@@ -87,6 +101,17 @@ def padding_earns_nothing(
             ):
                 grades[n] = g
     return grades
+
+
+def _whole_sentences(text: str, drop: Sequence[str]) -> dict[str, str]:
+    """Each segment of `drop` -> the sentence it was cut from, where that sentence has other
+    segments and every one of them is in `drop`."""
+    out: dict[str, str] = {}
+    for sentence in split_sentences(text):
+        parts = segments(sentence)
+        if len(parts) > 1 and all(p in drop for p in parts):
+            out |= dict.fromkeys(parts, sentence)
+    return out
 
 
 def _owes(reading: Grade, whole: Grade, left_out: Sequence[str], refs: ReferenceSet) -> bool:

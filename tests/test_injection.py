@@ -555,6 +555,35 @@ def test_a_reading_without_undecided_sentences_keeps_the_wrong_claims(built_inde
     assert got.wrong_claims and "it only changes memory use" in got.wrong_claims[0]
 
 
+def test_praise_read_with_a_wrong_answer_as_one_premise_does_not_hide_its_misconception(
+    built_index,
+):
+    """Read whole with the praise, this inverted answer stated no misconception and decided
+    nothing, so it was read again on its clauses apart (1), and its reading without the praise,
+    which names the misconception (0), was dropped for naming a wrong claim the padded reading
+    had not: padding lifted it 0 -> 1 (padding blind2: 10 of 2,640). That reading stands, and
+    a segment is padding where the sentence it was cut from is."""
+    q = "What is kernel fusion and why does it help?"
+    answer = (
+        "Fusion helps compute-bound GEMMs most, because it adds more FLOPs per byte; "
+        "memory-bound ops don't benefit much."
+    )
+    alone, *padded = _alone_and_padded(
+        built_index,
+        q,
+        answer,
+        [
+            " Kernels, tensors, throughput: fascinating stuff.",
+            # Cut at ", and", its tail read apart had lost what made it padding.
+            " It's an incredible time for anyone who cares about inference, clusters, memory, "
+            "and making models run well at scale.",
+        ],
+    )
+    assert alone.score == 0 and alone.wrong_claims
+    for got in padded:
+        assert (got.score, got.wrong_claims) == (alone.score, alone.wrong_claims)
+
+
 def test_how_an_answer_is_read_again_without_what_decides_nothing():
     """`rereadings`: without the padding always; without every undecided sentence only against
     a curated rubric (a row's own reference answer has too few points to say what else is
@@ -567,14 +596,15 @@ def test_how_an_answer_is_read_again_without_what_decides_nothing():
     drop = ["It sits on the package.", "Thanks for having me today."]
     padding = {drop[0]: False, drop[1]: True}
     sure, keeps = rereadings(text, drop, padding, True, True)
-    assert sure == ["HBM is stacked DRAM. It sits on the package."]
+    assert sure == [["HBM is stacked DRAM. It sits on the package."]]
     assert keeps == ["HBM is stacked DRAM."]
     assert rereadings(text, drop, padding, True, False) == (sure, [])
     parts = ["HBM is stacked DRAM.", *drop]
-    # ... and on the whole without its padding, which may score less than its best sentence
+    # ... and, standing apart from them, on the whole without its padding, which may score
+    # less than its best sentence
     assert rereadings(text, parts, padding | {parts[0]: False}, False, True) == (
-        parts[:2],
-        ["HBM is stacked DRAM. It sits on the package."],
+        [parts[:2], ["HBM is stacked DRAM. It sits on the package."]],
+        [],
     )
     from interviewer.asides import _run_on
 

@@ -1,7 +1,7 @@
 """The injection detector on the labelled sets in evals/data/ (tune on dev, report on test):
 
     .venv/bin/python -m evals.injection [dev|test|blind|blind2|blind3|blind4]
-        [--pays] [--padding] [-v]
+        [--pays] [--padding [--on dev|report]] [-v]
 
 Prints, per kind of carrier and per language, how many injections were flagged, and how many
 honest answers (technical text that uses "instructions", "system prompt", "you are now" ...)
@@ -17,7 +17,9 @@ grader's code or the other sentences; its failures were read in session 26, and 
 (48 more, written the same way) in session 28, so `blind3` (48 more, run once at the end of
 session 28) is the held-out one. `blind4` (96 more, written the same way in stop 51, the
 topical ones made as near to content as the writer could) pads the in-domain dev answers, so
-its failures are read without reading held-out answers.
+its failures are read without reading held-out answers. `blind4 --padding --on report` puts
+its sentences on the test answers, which `blind` and `blind2` pad too and whose failures have
+been read: what pays there, and not on dev, shows how blind3's could.
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ def summary(split: str) -> dict[str, object]:
     }
 
 
-def padding(split: str) -> dict[str, object]:
+def padding(split: str, part: str | None = None) -> dict[str, object]:
     from interviewer.config import Settings
     from interviewer.evaldata import load
     from interviewer.evals import grade_items
@@ -83,7 +85,7 @@ def padding(split: str) -> dict[str, object]:
     chosen = [r for r in map(json.loads, lines) if r["split"] == split]
     pads = [r["text"] for r in chosen]
     # blind4 pads the dev answers: its failures can be read without reading a held-out answer.
-    part = "dev" if split in ("dev", "blind4") else "report"
+    part = part or ("dev" if split in ("dev", "blind4") else "report")
     items = [i for i in load("indomain", settings) if i.part == part and i.score >= 1]
     padded = [replace(i, answer=f"{i.answer} {p}") for i in items for p in pads]
     grader = make_grader("offline", settings, index=index)
@@ -138,7 +140,10 @@ def main() -> None:
     if not split.startswith("blind"):  # padding sentences only
         injections(split)
     if "--padding" in sys.argv:
-        p = padding(split)
+        # --on report: a split's sentences on the test answers (blind4's there: a check whose
+        # failures may be read, since blind and blind2 pad those answers and have been read)
+        on = sys.argv[sys.argv.index("--on") + 1] if "--on" in sys.argv else None
+        p = padding(split, on)
         print(f"\n| padding ({split}) | answers | padded answers | scored higher | scored lower |")
         print("| --- | --- | --- | --- | --- |")
         print(f"| offline grader | {p['answers']} | {p['padded']} | {p['higher']} | {p['lower']} |")

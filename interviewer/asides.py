@@ -4,7 +4,7 @@ so that an answer is graded on the rest and padding never earns a point."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -375,31 +375,6 @@ def praising(an: Analysis, verdicts: Verdicts) -> tuple[str, ...]:
         return ()
     covered = verdicts.of("covered")
     return tuple(t for t in parts if _PRAISE.search(t) and any(t in p.evidence for p in covered))
-
-
-def rereadings(
-    text: str, drop: Sequence[str], padding: Mapping[str, bool], decided: bool, curated: bool
-) -> tuple[list[list[str]], list[str]]:
-    """How an answer with segments that decide no verdict (`drop`) is read again: (groups of
-    readings, of each of which the best stands; readings that stand only if they cover as many
-    key points and name no wrong claim the answer did not). The answer without its padding
-    always stands. One that decides nothing at all: also each segment alone that is not
-    padding (the best of them). Else, against a curated rubric, also without every such segment
-    (which may have been a terse answer's context). A row's own reference answer or an automatic
-    rubric has too few key points to say what else is content: there, a right elaboration the
-    reference does not spell out decides nothing (dropped there too, it cost Mohler dev r
-    0.5601 -> 0.5551)."""
-    parts = [t for t in drop if content_words(t)]
-    pads = [t for t in drop if padding[t]]
-    sure = [[left]] if pads and content_words(left := without(text, pads)) else []
-    if not decided and len(parts) > 1:
-        # The segments read apart may each score more than they do together. The whole without
-        # its padding stands apart from them: padding read with a wrong answer as one premise
-        # had hidden the misconception it states ("Fusion helps compute-bound GEMMs most ...;
-        # memory-bound ops don't benefit. Kernels, tensors, throughput: fascinating stuff.").
-        return [[t for t in parts if not padding[t]] or parts, *sure], []
-    rest = without(text, drop)
-    return sure, [rest] if curated and len(pads) < len(drop) and content_words(rest) else []
 
 
 def without(answer: str, parts: Sequence[str]) -> str:

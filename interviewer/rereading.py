@@ -4,12 +4,12 @@ so that no such text can raise a grade (issue 13)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from . import claims as cl
-from .asides import praising, rereadings, undecided
-from .features import Analysis, segments
+from .asides import praising, undecided, without
+from .features import Analysis, content_words, segments
 from .parsing import split_sentences
 from .records import Grade, ReferenceSet
 from .references import claims_for
@@ -101,6 +101,32 @@ def padding_earns_nothing(
             ):
                 grades[n] = g
     return grades
+
+
+def rereadings(
+    text: str, drop: Sequence[str], padding: Mapping[str, bool], decided: bool, curated: bool
+) -> tuple[list[list[str]], list[str]]:
+    """How an answer with segments that decide no verdict (`drop`) is read again: (groups of
+    readings, of each of which the best stands; readings that stand only where what they leave
+    out cannot have stated a point they lose, and they name no wrong claim the answer did not:
+    `padding_earns_nothing`). The answer without its padding
+    always stands. One that decides nothing at all: also each segment alone that is not
+    padding (the best of them). Else, against a curated rubric, also without every such segment
+    (which may have been a terse answer's context). A row's own reference answer or an automatic
+    rubric has too few key points to say what else is content: there, a right elaboration the
+    reference does not spell out decides nothing (dropped there too, it cost Mohler dev r
+    0.5601 -> 0.5551)."""
+    parts = [t for t in drop if content_words(t)]
+    pads = [t for t in drop if padding[t]]
+    sure = [[left]] if pads and content_words(left := without(text, pads)) else []
+    if not decided and len(parts) > 1:
+        # The segments read apart may each score more than they do together. The whole without
+        # its padding stands apart from them: padding read with a wrong answer as one premise
+        # had hidden the misconception it states ("Fusion helps compute-bound GEMMs most ...;
+        # memory-bound ops don't benefit. Kernels, tensors, throughput: fascinating stuff.").
+        return [[t for t in parts if not padding[t]] or parts, *sure], []
+    rest = without(text, drop)
+    return sure, [rest] if curated and len(pads) < len(drop) and content_words(rest) else []
 
 
 def _whole_sentences(text: str, drop: Sequence[str]) -> dict[str, str]:

@@ -590,7 +590,7 @@ def test_how_an_answer_is_read_again_without_what_decides_nothing():
     content); an answer that decides nothing, on each sentence alone that is not padding;
     and a sentence typed in lower case after a full stop, or run on without one, is a sentence
     of its own."""
-    from interviewer.asides import rereadings
+    from interviewer.rereading import rereadings
 
     text = "HBM is stacked DRAM. It sits on the package. Thanks for having me today."
     drop = ["It sits on the package.", "Thanks for having me today."]

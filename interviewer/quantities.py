@@ -62,10 +62,21 @@ def _value(words: list[str]) -> float:
     return total + current
 
 
-def _in_digits(text: str) -> str:
+def in_digits(text: str, large: bool = True) -> str:
+    """The text with numbers in words written in digits, where they are numbers: a run of
+    several words, or one word before a unit or "times" ("thirty-two threads" -> "32 threads";
+    "one correct approach" stays). With `large` false, for a model that reads text, not a run
+    with a scale above a hundred ("thirty billion", not 30000000000; "a few thousand", not "a
+    few 1000"), nor "ZeRO three" (DeepSpeed's stage, not 3)."""
+
     def digits(m: re.Match[str]) -> str:
         words = [w.lower() for w in re.findall(r"[A-Za-z]+", m.group()) if w.lower() != "and"]
         before = text[max(0, m.start() - 8) : m.start()].lower()
+        if not large and (
+            (words[0] == "zero" and len(words) > 1)
+            or any(w in _SCALES and w != "hundred" for w in words)
+        ):
+            return m.group()
         if (
             len(words) == 1
             and words[0] in _VALUES
@@ -152,7 +163,7 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
     """(quantity, value in its base unit) of each number with a unit: ("bytes/s", 3.35e12),
     ("× parameters", 6.0). A range ("60-90%") gives both ends with `ranges`, else its middle
     (what a sentence that says "15-20%" claims is one amount)."""
-    text = _in_digits(text)
+    text = in_digits(text)
     text = _SCIENTIFIC.sub(lambda m: f"{float(m.group(1) or 1) * 10 ** int(m.group(2)):.0f}", text)
     out = {(f"× {w.lower()}", float(n)) for n, w in _TIMES.findall(text)}
     text = _TIMES.sub(" ", text)
@@ -239,7 +250,7 @@ _BARE_COUNT = re.compile(r"(?<![\w.,^$])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![
 
 
 def _counts(text: str) -> set[str]:
-    text = _in_digits(text)
+    text = in_digits(text)
     for with_unit in (_SCIENTIFIC, _TIMES, _RANGE, _NUMBER):
         text = with_unit.sub(" ", text)
     return set(_BARE_COUNT.findall(text))

@@ -60,3 +60,37 @@ def test_a_terse_typed_answer_is_graded_on_what_it_says(bank_grader):
     assert "off_topic" not in terse.flags and terse.covered and terse.score >= 2
     assert not terse.wrong_claims
     assert "off_topic" in fusion.flags and fusion.score == 0  # another question's answer
+
+
+@pytest.mark.parametrize(
+    "said,read",
+    [
+        ("a warp is, uh, thirty-two threads", "a warp is, 32 threads"),
+        ("like sixteen days on five hundred twelve GPUs", "like 16 days on 512 GPUs"),
+        ("about three point six times ten to the twenty-three FLOPs", "about 3.6 × 10^23 FLOPs"),
+        # Large runs stay words for the models; so do an article, a bare count and ZeRO's stage.
+        (
+            "six times thirty billion times two trillion",
+            "6 times thirty billion times two trillion",
+        ),
+        ("only a few thousand GPU-hours", "only a few thousand GPU-hours"),
+        ("one correct approach is two passes", "one correct approach is two passes"),
+        ("ZeRO three shards everything", "ZeRO three shards everything"),
+    ],
+)
+def test_numbers_said_in_words_are_read_in_digits(said, read):
+    from interviewer.features import as_read
+
+    assert as_read(said) == read
+
+
+def test_a_spoken_count_meets_the_key_points_digits(bank_grader):
+    """The NLI model did not read "thirty-two threads" as the definition's "32 threads": a
+    right spoken warp answer covered only its divergence point (2 where the label was 4)."""
+    grade = bank_grader("What is a warp and why does it matter for performance?")
+    (got,) = grade(
+        "so a warp is, uh, thirty-two threads that all run the same instruction at once, and if "
+        "they branch apart the two paths run one after the other"
+    )
+    assert any("group of 32 threads" in c for c in got.covered), got.covered
+    assert len(got.covered) >= 2 and not got.wrong_claims

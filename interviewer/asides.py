@@ -282,8 +282,7 @@ def _in_own_words(text: str, verdicts: Verdicts, points: list[int]) -> bool:
     paraphrase)."""
     said = distinctive(text)
     return any(
-        said & distinctive(" ".join((c.text, *c.alternatives)))
-        for c in (verdicts.points[n].claim for n in points)
+        said & distinctive(" ".join(c.texts)) for c in (verdicts.points[n].claim for n in points)
     )
 
 

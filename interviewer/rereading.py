@@ -109,13 +109,12 @@ def rereadings(
     """How an answer with segments that decide no verdict (`drop`) is read again: (groups of
     readings, of each of which the best stands; readings that stand only where what they leave
     out cannot have stated a point they lose, and they name no wrong claim the answer did not:
-    `padding_earns_nothing`). The answer without its padding
-    always stands. One that decides nothing at all: also each segment alone that is not
-    padding (the best of them). Else, against a curated rubric, also without every such segment
-    (which may have been a terse answer's context). A row's own reference answer or an automatic
-    rubric has too few key points to say what else is content: there, a right elaboration the
-    reference does not spell out decides nothing (dropped there too, it cost Mohler dev r
-    0.5601 -> 0.5551)."""
+    `padding_earns_nothing`). The answer without its padding always stands. One that decides
+    nothing at all: also each segment alone that is not padding (the best of them). Else,
+    against a curated rubric, also without every such segment (which may have been a terse
+    answer's context). A row's own reference answer or an automatic rubric has too few key
+    points to say what else is content: there, a right elaboration the reference does not
+    spell out decides nothing (dropped there too, it cost Mohler dev r 0.5601 -> 0.5551)."""
     parts = [t for t in drop if content_words(t)]
     pads = [t for t in drop if padding[t]]
     sure = [[left]] if pads and content_words(left := without(text, pads)) else []

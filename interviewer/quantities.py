@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import operator
 import re
+from itertools import takewhile
 
 from .words import formats, stem, terms
 
@@ -44,10 +45,15 @@ _TEN_TO_THE = re.compile(r"\b10\s+to\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
 
 def _value(words: list[str]) -> float:
     """The number a run of number words names ("thirty-two", "seven billion", "four point
-    two")."""
+    two", "one point five million"). After "point", the digits it gives, then a scale; a
+    second "point" ends it (a spoken "one point five million" raised KeyError in grading)."""
     if "point" in words:
         at = words.index("point")
-        return _value(words[:at]) + float("0." + "".join(str(_VALUES[w]) for w in words[at + 1 :]))
+        rest = words[at + 1 :]
+        digits = list(takewhile(lambda w: _VALUES.get(w, 10) < 10, rest))
+        fraction = float("0." + "".join(str(_VALUES[w]) for w in digits)) if digits else 0.0
+        scale = next((_SCALES[w] for w in rest[len(digits) :] if w in _SCALES), 1)
+        return (_value(words[:at]) + fraction) * scale
     total = current = 0
     for word in words:
         if word in ("a", "an"):

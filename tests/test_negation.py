@@ -224,6 +224,9 @@ def test_numbers_in_words_are_numbers():
     assert ("× parameters", 6.0) in quantities("six times parameters times tokens")
     assert quantities("one hundred and twenty-eight GB/s") == {("bytes/s", 128e9)}
     assert quantities("One correct approach records two events") == set()
+    # Said the way people say sizes; each once raised KeyError and stopped the grade.
+    assert quantities("one point five million FLOPs") == {("flop count", 1.5e6)}
+    assert quantities("it is one point two point three GB") == {("bytes", 1.2e9)}
     point = "A warp is a group of 32 threads that execute the same instruction."
     assert not number_off(point, "A warp is thirty-two threads that run the same instruction.")
     assert number_off(point, "A warp is sixteen threads that run the same instruction.")

@@ -109,12 +109,10 @@ def material(question: str, refs: ReferenceSet) -> list[str]:
 
 
 def _parts(an: Analysis) -> list[str]:
-    """The answer's segments of three words or more (not the whole answer the claim checker
-    also reads, when it holds the rest)."""
-    segs = list(an.sentences)
-    if len(segs) > 1 and all(t in segs[0] for t in segs[1:]):
-        segs = segs[1:]
-    return [t for t in segs if len(t.split()) >= 3]
+    """The answer's segments of three words or more (not the whole answer or the whole
+    sentences the claim checker also reads, each holding segments)."""
+    segs = an.sentences
+    return [t for t in segs if len(t.split()) >= 3 and not any(u != t and u in t for u in segs)]
 
 
 def _last_word(text: str) -> str:

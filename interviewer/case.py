@@ -64,9 +64,21 @@ def nearness(case: Case, i: int, vec: np.ndarray) -> float:
 
 
 def parts_of(case: Case, i: int) -> list[int]:
-    """The sentences inside item i: all of them when i is the whole short answer read as one
-    premise, none when it is a sentence."""
-    return [j for j, t in enumerate(case.sentences) if j != i and t in case.sentences[i]]
+    """The segments inside item i: all of them when i is the whole short answer read as one
+    premise, its own when it is a sentence cut into several (`cut_sentences`), none when it is
+    a segment. Never a sentence read whole inside the whole answer: a wrong claim is quoted
+    from, and checked exactly on, the one segment that says it."""
+    texts = case.sentences
+    inside = [j for j, t in enumerate(texts) if t != texts[i] and t in texts[i]]
+    return [
+        j for j in inside if not any(texts[k] != texts[j] and texts[k] in texts[j] for k in inside)
+    ]
+
+
+def cut_sentences(case: Case) -> set[int]:
+    """The premises that are one sentence read whole beside the segments it was cut into (not
+    the whole answer): the NLI model reads them, the exact checks read their parts."""
+    return {i for i, t in enumerate(case.sentences) if t != case.text and parts_of(case, i)}
 
 
 def asserts(case: Case, i: int) -> bool:

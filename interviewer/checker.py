@@ -16,7 +16,7 @@ import numpy as np
 from .acronyms import expansion_differs
 from .asides import of_the_candidate
 from .bound import bound_number, format_kept, format_size
-from .case import Ask, Case, asserts, nearest_part, parts_of
+from .case import Ask, Case, asserts, cut_sentences, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
@@ -129,7 +129,11 @@ def _ask(
     if not case.sentences:
         return []
     sims = case.vectors @ vec
-    order = np.argsort(-sims)[: th.top_k]
+    # The top_k nearest of the segments (and the whole answer), then the nearest sentence read
+    # whole beside them: read in its place, it crowded out a part that entails the point.
+    cut = cut_sentences(case)
+    order = [i for i in np.argsort(-sims) if i not in cut][: th.top_k]
+    order += [max(cut, key=lambda i: sims[i])] if cut else []
     least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - th.next_gap)
     out = []
     for i in order:
@@ -158,6 +162,7 @@ def _decide(
         return probs[a[0]]
 
     verdicts = []
+    cut = cut_sentences(case)
     # Each sentence as said (not the whole short answer read as one premise).
     said_alone = [t for i, t in enumerate(case.sentences) if not parts_of(case, i)]
     # Only against curated or automatic key points: a row's own reference answer is prose
@@ -266,7 +271,13 @@ def _decide(
                 )
             )
         else:  # partly stated at most: the entailment probability as fractional credit
-            verdicts.append(PointVerdict(claim, "missed", "", round(e, 3), _margin(e, th.entail)))
+            # (not a sentence's read whole beside its parts: with text after it, an answer's
+            # one sentence is read whole twice, alone and inside the whole, and any sentence
+            # added earned that second try: "Further detail ... available on request." 1 -> 2)
+            partly = max((float(p(a)[0]) for a in asked if a[1] not in cut), default=0.0)
+            verdicts.append(
+                PointVerdict(claim, "missed", "", round(partly, 3), _margin(e, th.entail))
+            )
     stated = stated_misconceptions(case, wrong_asks, wrong_own, p, probs, th)
     # A stated misconception marks its key point contradicted, never covered.
     by_point = {m.wrong.contradicts: m for m in stated}
@@ -315,11 +326,13 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     if len(case.sentences) < 2:
         return None
     siblings = [c.text for c in case.claims if c.text != claim]
+    cut = cut_sentences(case)
+    alone = [t for i, t in enumerate(case.sentences) if i not in cut]
     return (
         swapped_kinds(claim, case.text)
         or scope_flipped(claim, case.text)
         or bound_number(claim, case.text)
-        or next((found for t in case.sentences if (found := swapped_binding(claim, t))), None)
+        or next((found for t in alone if (found := swapped_binding(claim, t))), None)
         or swapped_binding(claim, case.text, siblings)
     )
 

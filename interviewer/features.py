@@ -294,37 +294,62 @@ def analyse_many(
     vecs = _Vectors(embedder, keep)
     cleaned = [as_read(a) for _, a, _ in items]
     segs = [segments(a) for a in cleaned]
-    texts = [t for a, ss in zip(cleaned, segs, strict=True) for t in (a, *ss)]
+    cut = [_cut_sentences(a) for a in cleaned]
     _prime_recurring([(q, refs) for q, _, refs in items], vecs)
     answer_tokens: list[Tokens | None] = [None] * len(items)
     if not isinstance(embedder, TokenEmbedder):  # no span pooling: each segment embedded
-        vecs.prime(texts)
+        vecs.prime([t for a, ss, cs in zip(cleaned, segs, cut, strict=True) for t in (a, *ss, *cs)])
         mats = [
-            np.stack([vecs[a], *(vecs[x] for x in ss)]) for a, ss in zip(cleaned, segs, strict=True)
+            np.stack([vecs[a], *(vecs[x] for x in (*ss, *cs))])
+            for a, ss, cs in zip(cleaned, segs, cut, strict=True)
         ]
     else:  # one forward pass per answer: its vector, its segments' vectors and its tokens
         unique = list(dict.fromkeys(cleaned))
-        spans = {a: _spans(a, segments(a)) for a in unique}
-        pooled = embedder.embed_spans_tokens(unique, [spans[a] for a in unique])
+        spans = {a: (_spans(a, segments(a)), _spans(a, _cut_sentences(a))) for a in unique}
+        pooled = embedder.embed_spans_tokens(unique, [spans[a][0] + spans[a][1] for a in unique])
         rows = dict(zip(unique, pooled, strict=True))
         mats = [rows[a][0] for a in cleaned]
         answer_tokens = [(rows[a][1], rows[a][2]) for a in cleaned]
-        segs = [[a[x:y] for x, y in spans[a]] for a in cleaned]
+        segs = [[a[x:y] for x, y in spans[a][0]] for a in cleaned]
+        cut = [[a[x:y] for x, y in spans[a][1]] for a in cleaned]
     return [
-        _with_sentences(_analyse(q, a, mat, refs, vecs, toks), a, ss, mat)
-        for (q, _, refs), a, mat, toks, ss in zip(
-            items, cleaned, mats, answer_tokens, segs, strict=True
+        _with_sentences(_analyse(q, a, mat[: 1 + len(ss)], refs, vecs, toks), a, ss, cs, mat)
+        for (q, _, refs), a, mat, toks, ss, cs in zip(
+            items, cleaned, mats, answer_tokens, segs, cut, strict=True
         )
     ]
 
 
-def _with_sentences(an: Analysis, answer: str, segs: list[str], mat: np.ndarray) -> Analysis:
-    """The premises the claim checker reads: each segment, and the whole answer when it is
-    short enough for one claim to span several of its sentences."""
+WHOLE_WORDS = 60  # a premise longer than this is not read whole: the model reads ~60 words
+
+
+def _cut_sentences(answer: str) -> list[str]:
+    """The answer's sentences that `segments` cut into several, each read whole beside its
+    parts (not the answer itself, read whole anyway): "Fusion helps compute-bound GEMMs most,
+    because it adds more FLOPs per byte; memory-bound ops don't benefit." states its
+    misconception only read whole, and any sentence beside it in the answer hid that."""
+    sentences = split_sentences(answer)
+    return [
+        s
+        for s in sentences
+        if s != answer.strip() and len(s.split()) <= WHOLE_WORDS and len(segments(s)) > 1
+    ]
+
+
+def _with_sentences(
+    an: Analysis, answer: str, segs: list[str], cut: list[str], mat: np.ndarray
+) -> Analysis:
+    """The premises the claim checker reads: each segment, each sentence cut into several,
+    and the whole answer when it is short enough for one claim to span several of its
+    sentences. `mat`: the answer's vector, then the segments', then the cut sentences'."""
     sentences, rows = list(segs), list(range(1, 1 + len(segs)))
-    if not segs or (len(segs) > 1 and len(answer.split()) <= 60):
+    if not segs or (len(segs) > 1 and len(answer.split()) <= WHOLE_WORDS):
         sentences.insert(0, answer)
         rows.insert(0, 0)
+    for n, s in enumerate(cut):
+        if s not in sentences:
+            sentences.append(s)
+            rows.append(1 + len(segs) + n)
     return replace(an, sentences=tuple(sentences), sentence_vecs=mat[rows], text=answer)
 
 

@@ -138,3 +138,31 @@ def test_a_subordinate_clause_is_not_read_alone():
         "When a warp's accesses are spread across different banks, they get serialized, "
         "and padding pushes them into one bank."
     ) == ["they get serialized", "and padding pushes them into one bank"]
+
+
+def test_a_sentence_cut_into_segments_is_also_read_whole():
+    """The premises: each segment, each sentence cut into several read whole beside them,
+    and the whole answer when short. The whole answer's parts are its segments only, so a
+    wrong claim is quoted from the segment that says it."""
+    from types import SimpleNamespace
+
+    from interviewer.case import cut_sentences, parts_of
+    from interviewer.features import _cut_sentences
+
+    inverted = (
+        "Fusion helps compute-bound GEMMs most, because it adds more FLOPs per byte; "
+        "memory-bound ops don't benefit."
+    )
+    answer = f"{inverted} Frameworks fuse bias and GELU."
+    assert _cut_sentences(answer) == [inverted]
+    assert _cut_sentences(inverted) == []  # the whole answer, read whole anyway
+    segs = [
+        "Fusion helps compute-bound GEMMs most, because it adds more FLOPs per byte",
+        "memory-bound ops don't benefit.",
+        "Frameworks fuse bias and GELU.",
+    ]
+    case = SimpleNamespace(sentences=(answer, *segs, inverted), text=answer)
+    assert cut_sentences(case) == {4}  # type: ignore[arg-type]
+    assert parts_of(case, 0) == [1, 2, 3]  # type: ignore[arg-type]
+    assert parts_of(case, 4) == [1, 2]  # type: ignore[arg-type]
+    assert parts_of(case, 1) == []  # type: ignore[arg-type]

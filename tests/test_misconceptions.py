@@ -85,6 +85,29 @@ def test_a_denial_through_a_pronoun_is_quoted_where_it_is_said(bank_grader):
     assert quoted and all("isolated" in q or "time-slicing" in q for q in quoted)
 
 
+def test_a_misconception_stated_across_one_sentences_clauses_holds_beside_more_sentences(
+    bank_grader,
+):
+    """The inverted fusion answer states its misconception only read whole: its clauses apart
+    do not. Read as the whole answer it scored 0; with any sentence beside it the whole no
+    longer read that way (1-2, nothing wrong named). Each sentence cut into clauses is now also
+    read whole, however many sentences the answer has."""
+    inverted = (
+        "Fusion helps compute-bound GEMMs most, because it adds more FLOPs per byte; "
+        "memory-bound ops don't benefit much."
+    )
+    more = [
+        " Frameworks such as PyTorch fuse operators automatically with torch.compile.",
+        " A fused kernel also launches once instead of several times.",
+    ]
+    graded = bank_grader("What is kernel fusion and why does it help?")(
+        inverted, *(inverted + m for m in more)
+    )
+    for got in graded:
+        assert got.score <= 1
+        assert any("compute-bound GEMMs" in w for w in got.wrong_claims)
+
+
 def test_a_short_sentence_that_points_back_asserts_nothing_the_model_alone_may_call_wrong():
     """Negation set 2 dev: "BF16 doesn't need that." was read as stating that BF16 has more
     mantissa precision than FP16 (0.90). `asserts` reads only the answer's sentences."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -39,6 +40,10 @@ class Case:
     clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
     # (len(sentences), len(wrongs)): as `verbatim`, for each misconception's own texts.
     wrong_verbatim: np.ndarray | None = None
+
+    @cached_property
+    def cut(self) -> frozenset[int]:  # asked of every claim and misconception: found once
+        return cut_sentences(self)
 
 
 def nearest_part(
@@ -75,10 +80,13 @@ def parts_of(case: Case, i: int) -> list[int]:
     ]
 
 
-def cut_sentences(case: Case) -> set[int]:
+def cut_sentences(case: Case) -> frozenset[int]:
     """The premises that are one sentence read whole beside the segments it was cut into (not
     the whole answer): the NLI model reads them, the exact checks read their parts."""
-    return {i for i, t in enumerate(case.sentences) if t != case.text and parts_of(case, i)}
+    s = case.sentences
+    return frozenset(
+        i for i, t in enumerate(s) if t != case.text and any(u != t and u in t for u in s)
+    )
 
 
 def asserts(case: Case, i: int) -> bool:

@@ -16,7 +16,7 @@ import numpy as np
 from .acronyms import expansion_differs
 from .asides import of_the_candidate
 from .bound import bound_number, format_kept, format_size
-from .case import Ask, Case, asserts, cut_sentences, nearest_part, parts_of
+from .case import Ask, Case, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
@@ -131,9 +131,8 @@ def _ask(
     sims = case.vectors @ vec
     # The top_k nearest of the segments (and the whole answer), then the nearest sentence read
     # whole beside them: read in its place, it crowded out a part that entails the point.
-    cut = cut_sentences(case)
-    order = [i for i in np.argsort(-sims) if i not in cut][: th.top_k]
-    order += [max(cut, key=lambda i: sims[i])] if cut else []
+    order = [i for i in np.argsort(-sims) if i not in case.cut][: th.top_k]
+    order += [max(case.cut, key=lambda i: sims[i])] if case.cut else []
     least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - th.next_gap)
     out = []
     for i in order:
@@ -162,7 +161,6 @@ def _decide(
         return probs[a[0]]
 
     verdicts = []
-    cut = cut_sentences(case)
     # Each sentence as said (not the whole short answer read as one premise).
     said_alone = [t for i, t in enumerate(case.sentences) if not parts_of(case, i)]
     # Only against curated or automatic key points: a row's own reference answer is prose
@@ -274,7 +272,7 @@ def _decide(
             # (not a sentence's read whole beside its parts: with text after it, an answer's
             # one sentence is read whole twice, alone and inside the whole, and any sentence
             # added earned that second try: "Further detail ... available on request." 1 -> 2)
-            partly = max((float(p(a)[0]) for a in asked if a[1] not in cut), default=0.0)
+            partly = max((float(p(a)[0]) for a in asked if a[1] not in case.cut), default=0.0)
             verdicts.append(
                 PointVerdict(claim, "missed", "", round(partly, 3), _margin(e, th.entail))
             )
@@ -326,8 +324,7 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     if len(case.sentences) < 2:
         return None
     siblings = [c.text for c in case.claims if c.text != claim]
-    cut = cut_sentences(case)
-    alone = [t for i, t in enumerate(case.sentences) if i not in cut]
+    alone = [t for i, t in enumerate(case.sentences) if i not in case.cut]
     return (
         swapped_kinds(claim, case.text)
         or scope_flipped(claim, case.text)

@@ -305,7 +305,8 @@ def analyse_many(
         ]
     else:  # one forward pass per answer: its vector, its segments' vectors and its tokens
         unique = list(dict.fromkeys(cleaned))
-        spans = {a: (_spans(a, segments(a)), _spans(a, _cut_sentences(a))) for a in unique}
+        said = {a: (ss, cs) for a, ss, cs in zip(cleaned, segs, cut, strict=True)}
+        spans = {a: (_spans(a, said[a][0]), _spans(a, said[a][1])) for a in unique}
         pooled = embedder.embed_spans_tokens(unique, [spans[a][0] + spans[a][1] for a in unique])
         rows = dict(zip(unique, pooled, strict=True))
         mats = [rows[a][0] for a in cleaned]
@@ -320,7 +321,7 @@ def analyse_many(
     ]
 
 
-WHOLE_WORDS = 60  # a premise longer than this is not read whole: the model reads ~60 words
+WHOLE_WORDS = 60  # an answer or sentence longer than this is read only in its segments
 
 
 def _cut_sentences(answer: str) -> list[str]:

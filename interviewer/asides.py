@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from .case import holders
 from .claims import Verdicts
 from .features import Analysis, Cache, content_words
 from .parsing import ABBREV, split_sentences
@@ -111,8 +112,8 @@ def material(question: str, refs: ReferenceSet) -> list[str]:
 def _parts(an: Analysis) -> list[str]:
     """The answer's segments of three words or more (not the whole answer or the whole
     sentences the claim checker also reads, each holding segments)."""
-    segs = an.sentences
-    return [t for t in segs if len(t.split()) >= 3 and not any(u != t and u in t for u in segs)]
+    held = holders(an.sentences)
+    return [t for i, t in enumerate(an.sentences) if i not in held and len(t.split()) >= 3]
 
 
 def _last_word(text: str) -> str:

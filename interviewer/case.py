@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -74,19 +74,19 @@ def parts_of(case: Case, i: int) -> list[int]:
     a segment. Never a sentence read whole inside the whole answer: a wrong claim is quoted
     from, and checked exactly on, the one segment that says it."""
     texts = case.sentences
-    inside = [j for j, t in enumerate(texts) if t != texts[i] and t in texts[i]]
-    return [
-        j for j in inside if not any(texts[k] != texts[j] and texts[k] in texts[j] for k in inside)
-    ]
+    held = holders(texts)
+    return [j for j, t in enumerate(texts) if j not in held and t != texts[i] and t in texts[i]]
+
+
+def holders(premises: Sequence[str]) -> frozenset[int]:
+    """The premises that hold others: the whole answer, and each sentence read whole."""
+    return frozenset(i for i, t in enumerate(premises) if any(u != t and u in t for u in premises))
 
 
 def cut_sentences(case: Case) -> frozenset[int]:
     """The premises that are one sentence read whole beside the segments it was cut into (not
     the whole answer): the NLI model reads them, the exact checks read their parts."""
-    s = case.sentences
-    return frozenset(
-        i for i, t in enumerate(s) if t != case.text and any(u != t and u in t for u in s)
-    )
+    return frozenset(i for i in holders(case.sentences) if case.sentences[i] != case.text)
 
 
 def asserts(case: Case, i: int) -> bool:

@@ -23,6 +23,20 @@ _NEEDED = (
     r"(?:isn't|is\s+not|aren't|are\s+not)\s+(?:really\s+|even\s+|actually\s+)?"
     r"(?:needed|necessary|required|relevant|the\s+(?:problem|issue|cause|fix))"
 )
+# "X isn't the problem" says X is not the cause: it denies only a point that gives X as one
+# ("The divergence almost certainly comes from FP16's narrow dynamic range"), not one that
+# merely names it ("... memory-bound, finishing the math before the data arrives" against
+# "Low intensity, you're memory-bound, the math isn't the problem").
+_NOT_THE_CAUSE = re.compile(
+    r"\s+(?:isn't|is\s+not|aren't|are\s+not)\s+(?:really\s+|even\s+|actually\s+)?"
+    r"the\s+(?:problem|issue|cause)\b",
+    re.I,
+)
+_AS_CAUSE = re.compile(
+    r"\b(?:caus\w*|comes?\s+from|due\s+to|because|bottleneck\w*|[\w-]*bound|limit\w*|problem"
+    r"|issue|culprit|blame\w*|dominat\w*|slow\w*)\b",
+    re.I,
+)
 _UNRELATED = r"(?:has|have)\s+nothing\s+to\s+do\s+with"
 _DISMISSAL = re.compile(rf"([^,;:()]+?)\s+(?:{_HELPS}|{_NEEDED}|{_UNRELATED})\b", re.I)
 # "no need for X", "you don't need X", "don't bother with X": the thing follows ("when there
@@ -147,13 +161,25 @@ def dismissed_points(
             # scaling", "self-clocking is not as necessary"), the one that names it soonest: what
             # a point names first is what it is about.
             best = max(share, default=0.0)
+            as_cause = bool(re.search(re.escape(thing) + _NOT_THE_CAUSE.pattern, sentence, re.I))
             named = [
-                n for n, got in enumerate(share) if got == best > 0 and not _denies(points[n], own)
+                n
+                for n, got in enumerate(share)
+                if got == best > 0
+                and not _denies(points[n], own)
+                and (not as_cause or _gives_as_cause(points[n], own))
             ]
             if named:
                 n = min(named, key=lambda n: _first_at(points[n], own))
                 found.setdefault(n, sentence)
     return found
+
+
+def _gives_as_cause(point: str, words: set[str]) -> bool:
+    """The point's clause naming the thing gives it as a cause or a limit."""
+    return any(
+        _AS_CAUSE.search(clause) and _stems(clause) & words for clause in _CLAUSES.split(point)
+    )
 
 
 def _first_at(text: str, words: set[str]) -> float:

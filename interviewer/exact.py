@@ -86,8 +86,10 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         # Nor where the point says the sentence's word of the sentence's thing too ("It recomputes
         # ..., doing more FLOPs, but ... moves far fewer bytes" against "... moves far fewer
         # bytes").
-        agrees = (p_cmp in sc and bool(qualified(point, p_cmp) & qualified(sentence, p_cmp))) or (
-            s_cmp in pc and bool(qualified(point, s_cmp) & qualified(sentence, s_cmp))
+        agrees = (
+            (p_cmp in sc and bool(qualified(point, p_cmp) & qualified(sentence, p_cmp)))
+            or (s_cmp in pc and bool(qualified(point, s_cmp) & qualified(sentence, s_cmp)))
+            or (s_cmp in pc and _said_of_same(point, sentence, s_cmp))
         )
         # Nor where the sentence turns a condition round too ("faster at lower occupancy"
         # against "raising occupancy ... making the kernel slower"), or puts the point's thing
@@ -204,6 +206,32 @@ def _sides(text: str, word: str) -> tuple[set[str], set[str]]:
     if left and right:
         return left, right
     return set(terms(before)), set(terms(after))
+
+
+def _said_of_same(point: str, sentence: str, word: str) -> bool:
+    """The point says the sentence's word too, in another clause of a contrast ("Low
+    arithmetic intensity makes a kernel memory-bound, ..., while high intensity makes it
+    compute-bound"), and the sentence says it of the same thing: the words before it share a
+    content word and none is the opposite of the point's ("High intensity, compute-bound."
+    agrees; "Low intensity makes it compute-bound." does not)."""
+    p_at = re.search(rf"\b{re.escape(word)}\b", point, re.I)
+    s_at = re.search(rf"\b{re.escape(word)}\b", sentence, re.I)
+    if not p_at or not s_at:
+        return False
+    p_clause = _CONTRAST.split(point[: p_at.start()])[-1]
+    before = [set(terms(" ".join(t.split()[-5:]))) for t in (p_clause, sentence[: s_at.start()])]
+    p_before, s_before = ({w.lower() for w in b} for b in before)
+    if any(_POLE.get(w, "") in p_before for w in s_before):
+        return False
+    return bool(p_before & s_before)
+
+
+_CONTRAST = re.compile(r"[,;:]\s*(?:while|whereas|but)\s+|\s+(?:while|whereas)\s+", re.I)
+_POLES = (
+    *(("high", "low"), ("large", "small"), ("big", "small"), ("many", "few")),
+    *(("long", "short"), ("wide", "narrow"), ("fast", "slow"), ("more", "less")),
+)
+_POLE = {a: b for x, y in _POLES for a, b in ((x, y), (y, x))}
 
 
 def _less(text: str, word: str) -> str:

@@ -158,7 +158,21 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOP and len(w) > 1}
 
 
-_JOIN = re.compile(r";\s+|,\s+(?:and|but|while)\s+")
+_JOIN = re.compile(
+    r";\s+|,\s+(?:and|but|while)\s+"
+    # Spoken answers run clauses together: "..., it's not free", "..., or your matmuls are in
+    # FP32 so ..." (a comma, then a pronoun or a named subject and its verb).
+    r"|,\s+(?:or\s+)?(?=(?:it|that|this|they|you|we)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b)"
+    r"|,\s+or\s+(?=(?:your|the|their|its|our)\s+(?:[\w-]+\s+)?(?:are|is|were|was)\b)",
+    re.I,
+)
+# ... but not after a clause that leads into the next one ("If it's low, you're memory-bound")
+# or a phrase too short to say anything ("Low intensity, you're memory-bound").
+_LEADS_IN = re.compile(
+    r"^\W*(?:(?:so|and|but|um|uh|well)\W+)*(?:if|when|whenever|while|once|unless|because|since"
+    r"|although|though|as|after|before|until|whether|where)\b",
+    re.I,
+)
 
 
 def segments(answer: str, limit: int = 12) -> list[str]:
@@ -183,6 +197,14 @@ def _split(sentence: str) -> list[str]:
         after = sentence[m.end() : m.end() + 64].split()[:1]
         listed = bool(last and after) and after[0].lower() == last[0].lower()
         if m.group().startswith(",") and listed:
+            continue
+        spliced = not re.match(r"[;,]\s+(?:and|but|while)\s", m.group()) and m.group() != "; "
+        head = sentence[start : m.start()]
+        if (
+            spliced
+            and m.group().startswith(",")
+            and (len(head.split()) < 4 or _LEADS_IN.match(head))
+        ):
             continue
         out.append(sentence[start : m.start()])
         start = m.end()

@@ -184,7 +184,7 @@ def _uses(text: str, stem: str) -> list[VerbUse]:
         before = words_before(text, m.start())
         after = _CLAUSE_BREAK.split(text[m.end() : m.end() + 120])[0]
         denied = bool(_DENIED_BEFORE.search(before)) or after.lower().startswith(" no ")
-        if denied and EQUATIVE.match(after):
+        if denied and (EQUATIVE.match(after) or _TURNED_ROUND.search(text[: m.start()])):
             continue
         subject = _subject_before(_DENIED_BEFORE.sub("", before))
         numbers = {"#" + n for n in _NUMBER.findall(after)}
@@ -193,6 +193,12 @@ def _uses(text: str, stem: str) -> list[VerbUse]:
 
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A denial inside a relative clause of another denial is turned round by it: "it can't train a
+# model whose weights ... don't fit on one GPU" says they must fit.
+_TURNED_ROUND = re.compile(
+    r"(?:\b(?:not|never|no|cannot)\b|n't\b)[^.;!?]*\b(?:whose|which|that|who|where)\b[^.;!?]*$",
+    re.I,
+)
 
 
 def _other_numbers(a: frozenset[str], b: frozenset[str]) -> bool:

@@ -319,6 +319,9 @@ _CLAUSES = re.compile(r"[,;:.!?()]|\s[-–—]+\s|\bbut\b")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-]*")
 _NOT = re.compile(r"(?:(?<=ca)n|n)[’']t\b|(?<=can)not\b", re.I)
 _NEGATOR = frozenset({"no", "not", "never", "without", "none", "nothing", "neither", "nor"})
+# A denied verb's manner goes with it: "don't proceed in parallel" does not say "handled in
+# parallel at no extra cost".
+_ADVERBIAL = frozenset({"in", "at", "for"})
 _INTENSIFIER = frozenset({"real", "big", "major", "significant", "serious", "actual", "extra"})
 
 
@@ -332,16 +335,22 @@ def _marked(text: str) -> set[str]:
         tokens = [t if len(t) == 2 and t.isupper() else t.lower() for t in _TOKEN.findall(clause)]
         tokens = [_BASE.get(t, t) for t in tokens]
         negated = 0  # tokens left in a negation's reach; it takes the next content word
+        denied = False  # the last word taken was denied: its "in parallel", "at once" too
         for n, t in enumerate(tokens):
             if t in _NEGATOR:
                 negated = 3
                 continue
+            if denied and t in _ADVERBIAL:
+                negated = 2
+                continue
+            denied = False
             negated -= 1
             if t in _DIRECTION:
                 head = next((u for u in tokens[n + 1 : n + 4] if _content(u)), "")
                 out.add(f"{t}>{stem(head.lower())}" if head else t)
             elif _content(t):
                 out.add(("-" if negated >= 0 else "") + stem(t.lower()))
+                denied = negated >= 0
                 if t not in _INTENSIFIER:  # "no real downside"
                     negated = -1
     return out

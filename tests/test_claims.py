@@ -967,6 +967,21 @@ def test_the_second_of_two_ordered_events_and_a_word_denied_of_another_thing_agr
     )
 
 
+def test_the_other_side_of_a_contrast_said_of_its_own_thing_agrees():
+    """Negation set 2 dev: "High intensity, compute-bound." was read as contradicting a point
+    that says exactly that in its second clause (its first says "memory-bound" of low
+    intensity); a right spoken answer scored 1."""
+    roofline = (
+        "Low arithmetic intensity makes a kernel memory-bound, finishing the math before the "
+        "data arrives, while high intensity makes it compute-bound with the ALUs saturated."
+    )
+    assert exact_contradiction(roofline, "High intensity, compute-bound.") is None
+    assert exact_contradiction(roofline, "With high intensity it is compute-bound.") is None
+    # Said of the other side, still a contradiction.
+    wrong = "Low intensity makes it compute-bound."
+    assert exact_contradiction(roofline, wrong) == "exact:comparative"
+
+
 def test_against_a_rows_own_reference_only_a_wrong_number_is_read_as_a_sure_contradiction(
     embedder,
 ):

@@ -166,3 +166,52 @@ def test_a_sentence_cut_into_segments_is_also_read_whole():
     assert parts_of(case, 0) == [1, 2, 3]  # type: ignore[arg-type]
     assert parts_of(case, 4) == [1, 2]  # type: ignore[arg-type]
     assert parts_of(case, 1) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "sentence,parts",
+    [
+        # Spoken clauses run together with a comma: each is read apart (negation set 2 dev:
+        # "..., it's not free" hid the sorting fix, 0.33 read together, 0.95 apart).
+        (
+            "The fix is sort your data so threads in the same warp take the same branch, "
+            "it's not free.",
+            [
+                "The fix is sort your data so threads in the same warp take the same branch",
+                "it's not free.",
+            ],
+        ),
+        (
+            "A lot of the time it's memory-bound stuff like layernorm, or your matmuls are in "
+            "FP32 so they're not hitting the Tensor Cores.",
+            [
+                "A lot of the time it's memory-bound stuff like layernorm",
+                "your matmuls are in FP32 so they're not hitting the Tensor Cores.",
+            ],
+        ),
+        # Not after a clause that leads into the next, nor a phrase too short to say anything.
+        ("If it's low, you're memory-bound.", ["If it's low, you're memory-bound."]),
+        ("Low intensity, you're memory-bound.", ["Low intensity, you're memory-bound."]),
+        # Nor inside a list.
+        ("Use FP16, or BF16 on Ampere.", ["Use FP16, or BF16 on Ampere."]),
+    ],
+)
+def test_clauses_run_together_with_a_comma_are_read_apart(sentence, parts):
+    from interviewer.features import segments
+
+    assert segments(sentence) == parts
+
+
+def test_a_spoken_answer_with_clauses_run_together_covers_what_each_says(bank_grader):
+    """Negation set 2 dev (a right spoken answer, label 4, scored 2): the sorting fix ran on
+    into ", it's not free" and was read as one clause that did not entail the point."""
+    spoken = (
+        "So when threads in one warp go different ways on a branch, the warp basically runs "
+        "one path, then the other, with the idle threads masked. So if there are four "
+        "different paths, you could be four times slower. Um, the fix is sort your data so "
+        "threads in the same warp take the same branch, it's not free."
+    )
+    (got,) = bank_grader("What is the cost of warp divergence and how do you mitigate it?")(spoken)
+    covered = {c.label for c in got.claims if c.verdict == "covered"}
+    assert any("sort" in label or "regroup" in label for label in covered), covered
+    assert not got.wrong_claims and got.score >= 3

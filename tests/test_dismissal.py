@@ -65,6 +65,21 @@ def test_the_questions_own_topic_is_not_a_dismissed_thing():
     assert dismissed_points(POINTS, ["Loss scaling isn't needed with BF16."], QUESTION) == {}
 
 
+def test_not_the_problem_denies_only_a_point_that_gives_the_thing_as_a_cause():
+    """Negation set 2 dev: "Low intensity, you're memory-bound, the math isn't the problem"
+    was read as denying a point that only names the math (a right answer scored 1); "FP16's
+    range isn't the problem" still denies the point that says the divergence comes from it."""
+    intensity = [
+        "Low arithmetic intensity makes a kernel memory-bound, finishing the math before the "
+        "data arrives, while high intensity makes it compute-bound with the ALUs saturated.",
+    ]
+    said = ["Low intensity, you're memory-bound, the math isn't the problem."]
+    assert dismissed_points(intensity, said, "Explain memory-bound vs compute-bound.") == {}
+    cause = ["The divergence almost certainly comes from FP16's narrow dynamic range."]
+    said = ["FP16's range isn't the problem, so just lower the learning rate."]
+    assert dismissed_points(cause, said, QUESTION) == {0: said[0]}
+
+
 def test_a_confident_answer_that_waves_the_fix_away_is_wrong(built_index):
     """Blind set, dev split: answers that said the rubric's fix "isn't needed" or "doesn't
     help" scored 2 with nothing wrong listed (the model reads a dismissal as neutral to the

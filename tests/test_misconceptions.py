@@ -108,6 +108,24 @@ def test_a_misconception_stated_across_one_sentences_clauses_holds_beside_more_s
         assert any("compute-bound GEMMs" in w for w in got.wrong_claims)
 
 
+def test_a_denied_verb_denies_its_manner_too(bank_grader):
+    """Negation set 2 dev (negation2-0150): "Different addresses in the same bank from one
+    warp don't proceed in parallel; they serialize." was read as stating "Conflicting accesses
+    to one bank are handled in parallel at no extra cost" (0.93) and a right answer scored 1."""
+    from interviewer.stated import _marked
+
+    assert {"-proce", "-parall"} <= _marked("they don't proceed in parallel")
+    assert "parall" in _marked("they don't wait, they proceed in parallel")
+    right = (
+        "Shared memory has 32 banks of 4-byte words, each serving one access per cycle. "
+        "Different addresses in the same bank from one warp don't proceed in parallel; they "
+        "serialize. Identical addresses aren't a conflict, since the word is broadcast."
+    )
+    (got,) = bank_grader("What are shared-memory bank conflicts?")(right)
+    assert not got.wrong_claims
+    assert got.score >= 3
+
+
 def test_a_short_sentence_that_points_back_asserts_nothing_the_model_alone_may_call_wrong():
     """Negation set 2 dev: "BF16 doesn't need that." was read as stating that BF16 has more
     mantissa precision than FP16 (0.90). `asserts` reads only the answer's sentences."""

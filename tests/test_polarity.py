@@ -153,6 +153,14 @@ def test_the_verb_denied_of_the_same_thing_is_a_contradiction(point, sentence):
         ),
         # Conditional.
         (KV_CACHE, "If the context is fixed, the KV cache does not grow with context length."),
+        # A denial inside another's relative clause is turned round by it (negation set 2 dev:
+        # a right answer scored 1).
+        (
+            "Plain data parallelism is simpler, but it requires the whole model, with its "
+            "gradients and optimizer state, to fit in one GPU's memory.",
+            "Plain DP is simpler, but it can't train a model whose weights, gradients and "
+            "optimizer state don't fit on one GPU.",
+        ),
     ],
 )
 def test_no_verb_contradiction_where_it_is_not_sure(point, sentence):

@@ -162,8 +162,8 @@ _JOIN = re.compile(
     r";\s+|,\s+(?:and|but|while)\s+"
     # Spoken answers run clauses together: "..., it's not free", "..., or your matmuls are in
     # FP32 so ..." (a comma, then a pronoun or a named subject and its verb).
-    r"|,\s+(?:or\s+)?(?=(?:it|that|this|they|you|we)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b)"
-    r"|,\s+or\s+(?=(?:your|the|their|its|our)\s+(?:[\w-]+\s+)?(?:are|is|were|was)\b)",
+    r"|(?P<splice>,\s+(?:or\s+)?(?=(?:it|that|this|they|you|we)(?:'s|'re|\s+is|\s+are|\s+was"
+    r"|\s+were)\b)|,\s+or\s+(?=(?:your|the|their|its|our)\s+(?:[\w-]+\s+)?(?:are|is|were|was)\b))",
     re.I,
 )
 # ... but not after a clause that leads into the next one ("If it's low, you're memory-bound")
@@ -198,13 +198,8 @@ def _split(sentence: str) -> list[str]:
         listed = bool(last and after) and after[0].lower() == last[0].lower()
         if m.group().startswith(",") and listed:
             continue
-        spliced = not re.match(r"[;,]\s+(?:and|but|while)\s", m.group()) and m.group() != "; "
         head = sentence[start : m.start()]
-        if (
-            spliced
-            and m.group().startswith(",")
-            and (len(head.split()) < 4 or _LEADS_IN.match(head))
-        ):
+        if m.group("splice") and (len(head.split()) < 4 or _LEADS_IN.match(head)):
             continue
         out.append(sentence[start : m.start()])
         start = m.end()

@@ -218,7 +218,10 @@ def _said_of_same(point: str, sentence: str, word: str) -> bool:
     s_at = re.search(rf"\b{re.escape(word)}\b", sentence, re.I)
     if not p_at or not s_at:
         return False
-    p_clause = _CONTRAST.split(point[: p_at.start()])[-1]
+    clauses = _CONTRAST.split(point[: p_at.start()])
+    if len(clauses) < 2:  # one clause, one thing: "higher bandwidth and lower capacity"
+        return False
+    p_clause = clauses[-1]
     before = [set(terms(" ".join(t.split()[-5:]))) for t in (p_clause, sentence[: s_at.start()])]
     p_before, s_before = ({w.lower() for w in b} for b in before)
     if any(_POLE.get(w, "") in p_before for w in s_before):

@@ -162,15 +162,26 @@ _JOIN = re.compile(
     r";\s+|,\s+(?:and|but|while)\s+"
     # Spoken answers run clauses together: "..., it's not free", "..., or your matmuls are in
     # FP32 so ..." (a comma, then a pronoun or a named subject and its verb).
-    r"|(?P<splice>,\s+(?:or\s+)?(?=(?:it|that|this|they|you|we)(?:'s|'re|\s+is|\s+are|\s+was"
-    r"|\s+were)\b)|,\s+or\s+(?=(?:your|the|their|its|our)\s+(?:[\w-]+\s+)?(?:are|is|were|was)\b))",
+    # ("that's", never "that are": "sub-units, that are easier to manipulate" is one claim)
+    r"|(?P<splice>,\s+(?:or\s+)?(?=(?:(?:it|this|they|you|we)(?:'s|'re|\s+is|\s+are|\s+was"
+    r"|\s+were)|that's)\b)|,\s+or\s+(?=(?:your|the|their|its|our)\s+(?:[\w-]+\s+)?"
+    r"(?:are|is|were|was)\b))",
     re.I,
 )
 # ... but not after a clause that leads into the next one ("If it's low, you're memory-bound")
-# or a phrase too short to say anything ("Low intensity, you're memory-bound").
+# or a phrase with no verb of its own ("Low intensity, you're memory-bound", "At the end of the
+# day, it's all about ...").
 _LEADS_IN = re.compile(
     r"^\W*(?:(?:so|and|but|um|uh|well)\W+)*(?:if|when|whenever|while|once|unless|because|since"
     r"|although|though|as|after|before|until|whether|where)\b",
+    re.I,
+)
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|can|could|will|would|should|must"
+    r"|may|might|need|needs|get|gets|go|goes|run|runs|take|takes|make|makes|let|lets|use|uses"
+    r"|mean|means|hold|holds|keep|keeps|put|give|gives|share|shares|show|shows|fit|fits|cut"
+    r"|cuts|add|adds|cost|costs|help|helps|work|works|move|moves|stay|stays|wait|waits|read"
+    r"|reads|write|writes|send|sends|split|splits|\w+ed)\b|\w(?:'s|'re|n't)\b",
     re.I,
 )
 
@@ -199,7 +210,9 @@ def _split(sentence: str) -> list[str]:
         if m.group().startswith(",") and listed:
             continue
         head = sentence[start : m.start()]
-        if m.group("splice") and (len(head.split()) < 4 or _LEADS_IN.match(head)):
+        if m.group("splice") and (
+            len(head.split()) < 4 or _LEADS_IN.match(head) or not _VERB.search(head)
+        ):
             continue
         out.append(sentence[start : m.start()])
         start = m.end()

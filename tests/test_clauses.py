@@ -192,6 +192,15 @@ def test_a_sentence_cut_into_segments_is_also_read_whole():
         # Not after a clause that leads into the next, nor a phrase too short to say anything.
         ("If it's low, you're memory-bound.", ["If it's low, you're memory-bound."]),
         ("Low intensity, you're memory-bound.", ["Low intensity, you're memory-bound."]),
+        # Nor after a phrase with no verb, nor at a relative "that" or "that is" (i.e.).
+        (
+            "At the end of the day, it's all about keeping the GPU fed.",
+            ["At the end of the day, it's all about keeping the GPU fed."],
+        ),
+        (
+            "Break big structures into smaller sub-units, that are easier to manipulate.",
+            ["Break big structures into smaller sub-units, that are easier to manipulate."],
+        ),
         # Nor inside a list.
         ("Use FP16, or BF16 on Ampere.", ["Use FP16, or BF16 on Ampere."]),
     ],

@@ -222,8 +222,9 @@ def _said_of_same(point: str, sentence: str, word: str) -> bool:
     if len(clauses) < 2:  # one clause, one thing: "higher bandwidth and lower capacity"
         return False
     p_clause = clauses[-1]
-    before = [set(terms(" ".join(t.split()[-5:]))) for t in (p_clause, sentence[: s_at.start()])]
-    p_before, s_before = ({w.lower() for w in b} for b in before)
+    p_before, s_before = (
+        set(terms(" ".join(t.split()[-5:]))) for t in (p_clause, sentence[: s_at.start()])
+    )
     if any(_POLE.get(w, "") in p_before for w in s_before):
         return False
     return bool(p_before & s_before)

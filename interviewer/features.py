@@ -214,7 +214,7 @@ def _split(sentence: str) -> list[str]:
             len(head.split()) < 4 or _LEADS_IN.match(head) or not _VERB.search(head)
         ):
             continue
-        out.append(sentence[start : m.start()])
+        out.append(head)
         start = m.end()
     out.append(sentence[start:])
     return out

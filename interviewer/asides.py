@@ -10,10 +10,10 @@ import numpy as np
 
 from .case import holders
 from .claims import Verdicts
-from .features import Analysis, Cache, content_words
+from .features import Analysis, Cache
 from .parsing import ABBREV, split_sentences
 from .records import ReferenceSet
-from .words import distinctive
+from .words import content_words, distinctive
 
 # A candidate segment whose own vector is less similar than this to each text of the question
 # and its reference material is not about the question. On the dev parts (Mohler fold 0,

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 
 from . import claims as cl
 from .asides import praising, undecided, without
-from .features import Analysis, content_words, segments
+from .features import Analysis
 from .parsing import split_sentences
 from .records import Grade, ReferenceSet
 from .references import claims_for
 from .rubrics import CURATED
-from .words import distinctive
+from .segmenter import segments
+from .words import content_words, distinctive
 
 if TYPE_CHECKING:
     from .offline import OfflineGrader

@@ -13,14 +13,13 @@ from .acronyms import contracted
 from .case import Ask, Case, asserts, nearest_part, nearness
 from .claims import Claim, StatedMisconception, Wrong
 from .disagreement import counterexample, denies
-from .features import STOP
 from .polarity import attributed, hedged
 from .quantities import NUMBER_WORDS, numbers_like
 from .relations import compares_other, favours_other, opposed
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import names_in
 from .thresholds import Thresholds
-from .words import stem
+from .words import STOP, stem
 
 
 def stated_misconceptions(

@@ -206,7 +206,7 @@ def test_a_sentence_cut_into_segments_is_also_read_whole():
     ],
 )
 def test_clauses_run_together_with_a_comma_are_read_apart(sentence, parts):
-    from interviewer.features import segments
+    from interviewer.segmenter import segments
 
     assert segments(sentence) == parts
 

@@ -11,6 +11,8 @@ import numpy as np
 
 from .claims import Claim, Wrong
 from .clauses import Clause
+from .things import subject_of
+from .words import stem
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
 
@@ -76,6 +78,26 @@ def parts_of(case: Case, i: int) -> list[int]:
     texts = case.sentences
     held = holders(texts)
     return [j for j, t in enumerate(texts) if j not in held and t != texts[i] and t in texts[i]]
+
+
+# A clause run on with a comma that opens on "it" or "they" ("..., it's still one scalar FMA").
+_POINTS_BACK = re.compile(r"\W*(?:it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)\b", re.I)
+_CLAUSE_END = re.compile(r"[.!?;]\s+|,\s+(?:and|but|while|whereas)\s+", re.I)
+
+
+def about_another_thing(text: str, part: str, claim: str) -> bool:
+    """The part is a clause opening on "it" or "they", cut from a clause that names two
+    things and leads with one, and the claim is about the other: in "Honestly a Tensor Core
+    doesn't do anything different from a CUDA core, it's still one scalar FMA per clock" the
+    "it" is the Tensor Core, and read alone its clause covered the CUDA-core point. `text`:
+    the whole answer the part was cut from."""
+    at = text.find(part) if _POINTS_BACK.match(part) else -1
+    if at <= 0:
+        return False
+    head = _CLAUSE_END.split(text[:at].rstrip(", "))[-1]
+    theirs, mine = subject_of(head), subject_of(claim)
+    named = {stem(w) for w in re.findall(r"[a-z0-9+\-]+", head.lower())}
+    return bool(theirs and mine) and stem(theirs) != stem(mine) and stem(mine) in named
 
 
 def holders(premises: Sequence[str]) -> frozenset[int]:

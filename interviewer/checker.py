@@ -16,7 +16,7 @@ import numpy as np
 from .acronyms import expansion_differs
 from .asides import of_the_candidate
 from .bound import bound_number, format_kept, format_size
-from .case import Ask, Case, asserts, nearest_part, parts_of
+from .case import Ask, Case, about_another_thing, asserts, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
@@ -100,7 +100,11 @@ def check_many(
     ]
     # Points still missed, asked again of the clauses of run-on sentences (one more call).
     again = [
-        ask_again(v, case.clauses, case.claim_vectors, th.min_sim, th.top_k)
+        [
+            (n, c)
+            for n, c in ask_again(v, case.clauses, case.claim_vectors, th.min_sim, th.top_k)
+            if not about_another_thing(case.text, c.text, case.claims[n].text)
+        ]
         for case, v in zip(cases, results, strict=True)
     ]
     flat = [
@@ -131,7 +135,14 @@ def _ask(
     sims = case.vectors @ vec
     # The top_k nearest of the segments (and the whole answer), then the nearest sentence read
     # whole beside them: read in its place, it crowded out a part that entails the point.
-    order = [i for i in np.argsort(-sims) if i not in case.cut][: th.top_k]
+    # (not a clause whose "it" is another thing than the claim's)
+    order = [
+        i
+        for i in np.argsort(-sims)
+        if i not in case.cut and not about_another_thing(case.text, case.sentences[i], claim)
+    ][: th.top_k]
+    if not order:
+        return []
     order += [max(case.cut, key=lambda i: sims[i])] if case.cut else []
     least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - th.next_gap)
     out = []

@@ -149,7 +149,12 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
     return None
 
 
-_PASSED_OVER = re.compile(r"\b(?:rather than|instead of)\b", re.I)
+# What a text passes over, or does without ("skips loss scaling" says "needs no loss scaling").
+_PASSED_OVER = re.compile(
+    r"\b(?:rather than|instead of|skip(?:s|ped|ping)?|avoid(?:s|ed|ing)?|omit(?:s|ted|ting)?"
+    r"|eliminat(?:es|ed|ing)|gets? rid of|does away with|dispenses? with)\b",
+    re.I,
+)
 
 
 def _negated_terms(text: str, cue: re.Pattern[str] = NEGATION, first: bool = False) -> set[str]:

@@ -140,3 +140,43 @@ def test_a_short_sentence_that_points_back_asserts_nothing_the_model_alone_may_c
     assert not asserts(answer, 1)  # type: ignore[arg-type]
     # A whole answer that short still may.
     assert asserts(SimpleNamespace(sentences=["BF16 doesn't need that."]), 0)  # type: ignore[arg-type]
+
+
+def test_words_right_of_one_compared_thing_are_wrong_of_the_other():
+    """ "One scalar multiply-add per clock" is right of a CUDA core, so it was taken as adding
+    nothing to the Tensor-Core misconception: a Tensor Core said to do it went unnamed."""
+    from interviewer.stated import _of_another
+
+    q = "What is a CUDA core vs a Tensor Core?"
+    cuda = "A CUDA core is a general-purpose scalar ALU that executes one operation per clock."
+    wrong = "A Tensor Core does one scalar multiply-add per clock just like a CUDA core."
+    assert _of_another(cuda, wrong, q)
+    assert not _of_another("Tensor Cores work on reduced precision.", wrong, q)
+    # Only between things the question names: a point that opens on a capitalised word is
+    # not another thing ("Peak speed comes only when ...").
+    assert not _of_another("Peak speed comes only when shapes fit.", wrong, q)
+
+
+def test_a_clause_whose_it_is_another_thing_covers_nothing_of_the_first(bank_grader):
+    """Negation set 1 dev (a wrong answer, label 0, scored 2): the clause after the comma was
+    read apart, its "it" bound to the CUDA core of the point it then covered; the Tensor-Core
+    misconception it states went unnamed."""
+    from interviewer.case import about_another_thing
+
+    answer = (
+        "Honestly a Tensor Core isn't really different from a CUDA core, it's still a single "
+        "scalar fused multiply-add each clock, only in FP16."
+    )
+    part = "it's still a single scalar fused multiply-add each clock, only in FP16."
+    assert about_another_thing(answer, part, "A CUDA core is a general-purpose scalar ALU.")
+    assert not about_another_thing(answer, part, "A Tensor Core does a matrix multiply.")
+    # The dev row itself (negation-0002). Reworded as above, the whole answer entails the
+    # misconception at 0.78, under the 0.8 that states it, and still scores 2.
+    dev_row = (
+        "Honestly a Tensor Core doesn't do anything fundamentally different from a CUDA core, "
+        "it's still one scalar fused multiply-add per clock, just in FP16 instead of FP32."
+    )
+    (got,) = bank_grader("What is a CUDA core vs a Tensor Core?")(dev_row)
+    assert got.score <= 1 and got.wrong_claims
+    cuda = next(c for c in got.claims if c.point.startswith("A CUDA core"))
+    assert cuda.verdict != "covered"

@@ -391,6 +391,21 @@ def test_what_both_pass_over_is_no_denial():
     assert first_contradiction(point, [wrong]) == "exact:negation"
 
 
+def test_what_a_text_does_without_is_no_assertion_of_it():
+    """The BF16 question's own model answer was called wrong (`evals.correct_texts`): its
+    "skips loss scaling" read as asserting the loss scaling its point says BF16 needs no
+    more."""
+    point = (
+        "BF16 has the same exponent range as FP32, so it usually needs no loss scaling and is "
+        "preferred on Ampere and newer GPUs."
+    )
+    for right in ("skips loss scaling", "avoids loss scaling", "gets rid of loss scaling"):
+        sentence = f"BF16 has FP32's exponent range, so it usually {right} on Ampere and newer."
+        assert first_contradiction(point, [sentence]) is None, right
+    wrong = "BF16 has FP32's exponent range, so it usually needs loss scaling on Ampere and newer."
+    assert first_contradiction(point, [wrong]) == "exact:negation"
+
+
 @pytest.mark.parametrize(
     "sentence,apart",
     [

@@ -72,16 +72,27 @@ class StatedMisconception:
 class Verdicts:
     points: tuple[PointVerdict, ...]
     misconceptions: tuple[StatedMisconception, ...] = ()
+    # The question asks for this many of more points its reference lists ("state at least 4
+    # objectives"): that many make it complete (0: every point).
+    asked: int = 0
 
     def of(self, verdict: Verdict) -> tuple[PointVerdict, ...]:
         return tuple(p for p in self.points if p.verdict == verdict)
 
     @property
     def coverage(self) -> float:
-        """Weighted share of the key points stated (contradicted ones count 0)."""
-        total = sum(p.claim.weight for p in self.points)
+        """Weighted share of the key points stated (contradicted ones count 0), or of as many
+        as the question asks for."""
+        weights = sorted((p.claim.weight for p in self.points), reverse=True)
+        total = sum(weights[: self.asked] if self.asked else weights)
         got = sum(p.claim.weight * p.credit for p in self.points if p.verdict != "contradicted")
-        return got / total if total else 0.0
+        return min(1.0, got / total) if total else 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every key point covered, or as many as the question asks for."""
+        covered = len(self.of("covered"))
+        return covered == len(self.points) or 0 < self.asked <= covered
 
     def wrong_points(self) -> set[str]:
         """Ids of key points contradicted outright or through a stated misconception."""

@@ -20,7 +20,7 @@ from .llm import ChatModel
 from .prompts import render
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
-from .scoring import from_verdicts, rubric_id
+from .scoring import asking, from_verdicts, rubric_id
 
 PROMPT_VERSION = "grade_v3"
 Item = tuple[str, str, ReferenceSet]  # (question, answer, references)
@@ -315,7 +315,8 @@ class LLMGrader:
             else v
             for v in points
         ]
-        grade = from_verdicts(cl.Verdicts(tuple(points), stated), None, prov, refs)
+        verdicts = asking(cl.Verdicts(tuple(points), stated), item[0], origin)
+        grade = from_verdicts(verdicts, None, prov, refs)
         if out.feedback.strip():
             grade = replace(grade, feedback=f"{grade.feedback} {out.feedback.strip()}")
         return grade

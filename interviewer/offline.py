@@ -35,7 +35,7 @@ from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
 from .rereading import padding_earns_nothing
-from .scoring import from_verdicts, rubric_id
+from .scoring import asking, from_verdicts, rubric_id
 from .shorthand import expand
 
 TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up question
@@ -255,7 +255,7 @@ class OfflineGrader:
         for (n, origin), v in zip(
             where, check_many(cases, self.nli, self.model.thresholds), strict=True
         ):
-            out[n] = (v, origin)
+            out[n] = (asking(v, items[n][0], origin), origin)
         return out
 
     def _nearest_text(

@@ -9,6 +9,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import claims as cl
+from .asks import asked_for
 from .disagreement import opening
 from .records import ClaimResult, Grade, Provenance, ReferenceSet
 
@@ -28,8 +29,9 @@ def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, fl
     cov = verdicts.coverage
     raw = 5.0 * cov if estimate is None else float(estimate)
     # 5 is "covers every key point": a missed one holds it at 4, however high the estimate
-    # (a stretched estimate had read "Complete answer. You covered 4 of 5 key points.").
-    if any(p.verdict == "missed" for p in points):
+    # (a stretched estimate had read "Complete answer. You covered 4 of 5 key points."),
+    # unless the question asks for fewer than its reference lists, and those are covered.
+    if any(p.verdict == "missed" for p in points) and not verdicts.complete:
         raw = min(raw, MISSED_CAP)
     wrong = verdicts.wrong_points()
     by_id = {p.claim.id: p for p in points}
@@ -88,7 +90,7 @@ def from_verdicts(
         covered=covered,
         missed=missed,
         wrong_claims=wrong,
-        feedback=feedback(rounded, results),
+        feedback=feedback(rounded, results, asked=verdicts.asked),
         reference_ids=tuple(r.id for r in refs.references),
         flags=(),
         confidence=confidence(verdicts, unrounded),
@@ -160,9 +162,10 @@ def _shown(claim: cl.Claim) -> str:
     return f"{verdict}. {claim.text}"
 
 
-def feedback(score: int, results: Sequence[ClaimResult], lead: str = "") -> str:
+def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: int = 0) -> str:
     """Plain feedback: the wrong claim first, then what was right, then what to add. `lead`
-    replaces the score's own line where something else set the score (a cap)."""
+    replaces the score's own line where something else set the score (a cap); `asked`: the
+    number of the listed points the question asks for."""
     lead = (
         lead
         or {
@@ -183,15 +186,32 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "") -> str:
         said = _short(w.evidence, 120).rstrip(" .!?;:")
         parts.append(f'Wrong: "{said}". In fact: {w.point}')
     parts.append(lead)
-    parts.append(f"You covered {len(covered)} of {len(results)} key points.")
-    if missed:
+    if asked:
+        parts.append(
+            f"You covered {len(covered)} of the {asked} key points asked for "
+            f"({len(results)} listed)."
+        )
+    else:
+        parts.append(f"You covered {len(covered)} of {len(results)} key points.")
+    if missed and len(covered) < (asked or len(results)):
         m = sorted(missed, key=lambda r: r.weight != "core")[0]
-        parts.append(f"Work on: {m.label or _short(m.point)}.")
+        parts.append(f"Work on: {m.label or _short(m.point).rstrip(' .')}.")
     return " ".join(parts)
 
 
 def _short(text: str, limit: int = 140) -> str:
     return text if len(text) <= limit else text[: limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def asking(verdicts: cl.Verdicts, question: str, origin: str) -> cl.Verdicts:
+    """The verdicts against key points made from a reference's sentences (a row's own answer,
+    or automatic), where the question asks for fewer of them than it lists: "Name two
+    challenges" against a marking scheme of five is complete at two. Never against a curated
+    rubric, whose key points all make a complete answer."""
+    n = asked_for(question)
+    if origin in ("input", "auto", "retrieved") and 0 < n < len(verdicts.points):
+        return replace(verdicts, asked=n)
+    return verdicts
 
 
 def rubric_id(refs: ReferenceSet, origin: str) -> str:

@@ -69,6 +69,55 @@ def test_covered_never_lists_a_contradicted_point_and_feedback_names_the_wrong_c
     assert [c.verdict for c in g.claims] == ["contradicted", "covered", "missed"]
 
 
+@pytest.mark.parametrize(
+    "question,n",
+    [
+        ("What are the objectives of IPv6? Please state at least 4 objectives.", 4),
+        ("Please NAME and DESCRIBE two challenges.", 2),
+        ("State at least 4 of the differences between the UDP and TCP headers.", 4),
+        ("Which MAC procedure? Give 2 reasons and 1 potential weakness in 2-6 sentences.", 3),
+        ("Describe two benefits and two drawbacks in 1-2 sentences each.", 4),
+        # A closed set the reference lists whole, one item (maybe one of several asks), a count
+        # that is no ask, sentences: not a count of options.
+        ("What are the two main functions defined by a stack?", 0),
+        ("Name the 2 phases of congestion control and explain how cwnd changes.", 0),
+        ("How is the table used, and what is one benefit of it?", 0),
+        ("Beth made 2 solutions of citric acid. Which is more concentrated?", 0),
+        ("Explain in 2-4 sentences why pinned memory is faster.", 0),
+    ],
+)
+def test_how_many_of_the_listed_points_a_question_asks_for(question, n):
+    from interviewer.asks import asked_for
+
+    assert asked_for(question) == n
+
+
+def test_a_question_that_asks_for_fewer_points_than_its_reference_lists_is_complete_at_that():
+    """A marking scheme lists five challenges; "Name two" is answered in full by two (SAF's
+    right answers had scored 3-4: "You covered 2 of 5 key points")."""
+    from dataclasses import replace
+
+    from interviewer.scoring import asking
+
+    points = [Claim(f"s{n}", f"Challenge {n} is a real challenge.") for n in range(1, 6)]
+    two = Verdicts(tuple(v(c, "covered" if n < 2 else "missed") for n, c in enumerate(points)))
+    asked = asking(two, "Name and describe two challenges.", "input")
+    assert asked.asked == 2 and asked.coverage == 1.0 and asked.complete
+    assert score(two, estimate=4.8)[0] == 4  # every listed point: a missed one holds it at 4
+    assert score(asked, estimate=4.8)[0] == 5
+    g = from_verdicts(asked, None, Provenance("offline", "m"), ReferenceSet("Q?", ()))
+    assert g.score == 5 and "2 of the 2 key points asked for (5 listed)" in g.feedback
+    assert "Work on" not in g.feedback
+    firsts = tuple(v(c, "covered" if n < 1 else "missed") for n, c in enumerate(points))
+    one = replace(asked, points=firsts)
+    assert one.coverage == 0.5 and not one.complete and score(one, estimate=4.8)[0] == 4
+    # A wrong claim still caps it; a curated rubric's points all make a complete answer.
+    turned = replace(asked.points[0], verdict="contradicted")
+    wrong = replace(asked, points=(turned, *asked.points[1:]))
+    assert score(wrong, estimate=4.8)[0] == 3  # (a supporting point: one notable error)
+    assert asking(two, "Name and describe two challenges.", "authored").asked == 0
+
+
 def test_confidence_is_lower_near_a_rounding_boundary_for_weak_margins_and_mid_scale():
     sure = Verdicts((v(CORE, "covered"),))
     unsure = Verdicts((PointVerdict(CORE, "covered", "e", 1.0, margin=0.05),))

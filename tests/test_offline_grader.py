@@ -101,6 +101,30 @@ def test_grade_api_with_input_reference_and_no_index(tmp_path):
     assert nothing.flags == ("no_reference",) and nothing.score == 0
 
 
+def test_a_row_that_asks_for_two_of_the_points_its_reference_lists_is_graded_on_two(tmp_path):
+    """A batch row's reference lists four benefits; the question asks for two. The feedback
+    counts against two, and the answer that gives two scores above the one that gives one."""
+    from interviewer.config import Settings
+
+    settings = Settings(data_dir=tmp_path)
+    question = "Name two benefits of pinned (page-locked) host memory."
+    reference = (
+        "Pinned memory lets the GPU copy data by DMA without a staging copy. Pinned memory makes "
+        "host-to-device transfers faster. Pinned memory allows copies to overlap with kernel "
+        "execution through cudaMemcpyAsync. Pinned memory is required for zero-copy access."
+    )
+    two, one = (
+        grade(question, a, reference_answer=reference, settings=settings)
+        for a in (
+            "Transfers are faster because the DMA engine reads pinned pages directly, and copies "
+            "can overlap with kernels through cudaMemcpyAsync.",
+            "Transfers are faster because the DMA engine reads pinned pages directly.",
+        )
+    )
+    assert "key points asked for (4 listed)" in two.feedback
+    assert two.score > one.score
+
+
 def test_a_question_the_guides_pose_without_an_answer_is_graded_on_its_rubric(offline):
     # A design question with no answer in the guides and no passage retrieval finds: its
     # rubric (written from the guides' passages) is the reference; it used to be "no_reference".

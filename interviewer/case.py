@@ -85,19 +85,24 @@ _POINTS_BACK = re.compile(r"\W*(?:it|they)(?:'s|'re|\s+is|\s+are|\s+was|\s+were)
 _CLAUSE_END = re.compile(r"[.!?;]\s+|,\s+(?:and|but|while|whereas)\s+", re.I)
 
 
-def about_another_thing(text: str, part: str, claim: str) -> bool:
-    """The part is a clause opening on "it" or "they", cut from a clause that names two
-    things and leads with one, and the claim is about the other: in "Honestly a Tensor Core
-    doesn't do anything different from a CUDA core, it's still one scalar FMA per clock" the
-    "it" is the Tensor Core, and read alone its clause covered the CUDA-core point. `text`:
-    the whole answer the part was cut from."""
+def about_another_thing(text: str, part: str, claim: str, question: str) -> bool:
+    """The part is a clause opening on "it" or "they", cut from a clause that names two of the
+    things the question asks about and leads with one, and the claim is about the other: in
+    "Honestly a Tensor Core doesn't do anything different from a CUDA core, it's still one
+    scalar FMA per clock" the "it" is the Tensor Core, and read alone its clause covered the
+    CUDA-core point. `text`: the whole answer the part was cut from. (Only things the question
+    names: "People often think MIG is ..., but it's hardware partitioning" is about MIG.)"""
     at = text.find(part) if _POINTS_BACK.match(part) else -1
     if at <= 0:
         return False
     head = _CLAUSE_END.split(text[:at].rstrip(", "))[-1]
-    theirs, mine = subject_of(head), subject_of(claim)
-    named = {stem(w) for w in re.findall(r"[a-z0-9+\-]+", head.lower())}
-    return bool(theirs and mine) and stem(theirs) != stem(mine) and stem(mine) in named
+    theirs, mine = stem(subject_of(head)), stem(subject_of(claim))
+    named = _stems(head) & _stems(question)
+    return bool(theirs and mine) and theirs != mine and {theirs, mine} <= named
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[a-z0-9+\-]+", text.lower())}
 
 
 def holders(premises: Sequence[str]) -> frozenset[int]:

@@ -103,7 +103,7 @@ def check_many(
         [
             (n, c)
             for n, c in ask_again(v, case.clauses, case.claim_vectors, th.min_sim, th.top_k)
-            if not about_another_thing(case.text, c.text, case.claims[n].text)
+            if not about_another_thing(case.text, c.text, case.claims[n].text, case.question)
         ]
         for case, v in zip(cases, results, strict=True)
     ]
@@ -139,7 +139,8 @@ def _ask(
     order = [
         i
         for i in np.argsort(-sims)
-        if i not in case.cut and not about_another_thing(case.text, case.sentences[i], claim)
+        if i not in case.cut
+        and not about_another_thing(case.text, case.sentences[i], claim, case.question)
     ][: th.top_k]
     if not order:
         return []

@@ -72,8 +72,8 @@ class StatedMisconception:
 class Verdicts:
     points: tuple[PointVerdict, ...]
     misconceptions: tuple[StatedMisconception, ...] = ()
-    # The question asks for this many of more points its reference lists ("state at least 4
-    # objectives"): that many make it complete (0: every point).
+    # The question asks for this many of the points, where its reference lists more ("state at
+    # least 4 objectives" against nine): that many make it complete (0: every point).
     asked: int = 0
 
     def of(self, verdict: Verdict) -> tuple[PointVerdict, ...]:

@@ -168,8 +168,14 @@ def test_a_clause_whose_it_is_another_thing_covers_nothing_of_the_first(bank_gra
         "scalar fused multiply-add each clock, only in FP16."
     )
     part = "it's still a single scalar fused multiply-add each clock, only in FP16."
-    assert about_another_thing(answer, part, "A CUDA core is a general-purpose scalar ALU.")
-    assert not about_another_thing(answer, part, "A Tensor Core does a matrix multiply.")
+    q = "What is a CUDA core vs a Tensor Core?"
+    assert about_another_thing(answer, part, "A CUDA core is a general-purpose scalar ALU.", q)
+    assert not about_another_thing(answer, part, "A Tensor Core does a matrix multiply.", q)
+    # Only between things the question names ("People" is not one; the "it" is MIG).
+    mig = "People often think MIG is time-slicing, but it's hardware partitioning."
+    assert not about_another_thing(
+        mig, "it's hardware partitioning.", "MIG partitions the GPU.", "What is MIG?"
+    )
     # The dev row itself (negation-0002). Reworded as above, the whole answer entails the
     # misconception at 0.78, under the 0.8 that states it, and still scores 2.
     dev_row = (

@@ -6,6 +6,7 @@ reference that lists more than that (a marking scheme's "Possible challenges: 1.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
 _WORDS |= {"eight": 8, "nine": 9, "ten": 10}
@@ -31,6 +32,7 @@ _ASK = re.compile(
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
 
 
+@lru_cache(maxsize=4096)  # a batch asks it of every row of the same question
 def asked_for(question: str) -> int:
     """The number of listed points the question asks for (0: not a count of options, or one
     item only, which may be one of several asks: "... and what is one benefit?")."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from .claims import Claim, Wrong
 from .clauses import Clause
-from .things import subject_of
+from .things import compared_apart, stems, subject_of
 from .words import stem
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
@@ -96,13 +96,7 @@ def about_another_thing(text: str, part: str, claim: str, question: str) -> bool
     if at <= 0:
         return False
     head = _CLAUSE_END.split(text[:at].rstrip(", "))[-1]
-    theirs, mine = stem(subject_of(head)), stem(subject_of(claim))
-    named = _stems(head) & _stems(question)
-    return bool(theirs and mine) and theirs != mine and {theirs, mine} <= named
-
-
-def _stems(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(r"[a-z0-9+\-]+", text.lower())}
+    return compared_apart(head, claim, question) and stem(subject_of(claim)) in stems(head)
 
 
 def holders(premises: Sequence[str]) -> frozenset[int]:

@@ -17,7 +17,7 @@ from .polarity import attributed, hedged
 from .quantities import NUMBER_WORDS, numbers_like
 from .relations import compares_other, favours_other, opposed
 from .roles import about_another, binds_like, contrasted, names_subject
-from .things import names_in, subject_of
+from .things import compared_apart, names_in
 from .thresholds import Thresholds
 from .words import STOP, stem
 
@@ -104,7 +104,9 @@ def stated_misconceptions(
                         [
                             t
                             for c in case.claims
-                            if not _of_another(c.text, wrong.text, case.question)
+                            # (not another compared thing's: "one scalar multiply-add per
+                            # clock" is right of a CUDA core, wrong of a Tensor Core)
+                            if not compared_apart(c.text, wrong.text, case.question)
                             for t in c.texts
                         ],
                     )
@@ -281,16 +283,6 @@ def _says_what_it_adds(
         return back or not about or bool(about & where) or _same_opening_name(text, part)
 
     return any(says(text) for text in wrong.texts)
-
-
-def _of_another(right: str, wrong: str, question: str) -> bool:
-    """The right claim is about another of the things the question compares: its words are
-    right of that thing, not of the misconception's ("one scalar multiply-add per clock" is
-    right of a CUDA core, and says the misconception of a Tensor Core)."""
-    mine, theirs = subject_of(right), subject_of(wrong)
-    asked = {stem(w) for w in re.findall(r"[a-z0-9+\-]+", question.lower())}
-    pair = {stem(mine), stem(theirs)}
-    return bool(mine and theirs) and len(pair) == 2 and pair <= asked
 
 
 def _same_opening_name(claim: str, sentence: str) -> bool:

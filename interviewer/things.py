@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .words import ENTITY, terms
+from .words import ENTITY, stem, terms
 
 SUBJECT_SKIP = {"a", "an", "the", "so", "and", "but", "while", "whereas", "each", "every"}
 # A count or an ordinal opens a sentence without naming a thing ("One correct approach
@@ -46,6 +46,17 @@ def subject_of(clause: str) -> str:
             return ""
         return word.lower() if word[0].isupper() or any(ch.isdigit() for ch in word) else ""
     return ""
+
+
+def compared_apart(first: str, second: str, question: str) -> bool:
+    """The two texts lead with two different things, both of which the question names ("a
+    CUDA core" and "a Tensor Core" of "What is a CUDA core vs a Tensor Core?")."""
+    a, b = stem(subject_of(first)), stem(subject_of(second))
+    return bool(a and b) and a != b and {a, b} <= stems(question)
+
+
+def stems(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(r"[a-z0-9+\-]+", text.lower())}
 
 
 _UNITS = {"tb", "gb", "mb", "kb", "ms", "us", "ns", "gbps", "tbps", "tflops", "pflops", "ghz"}

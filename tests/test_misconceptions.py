@@ -145,16 +145,16 @@ def test_a_short_sentence_that_points_back_asserts_nothing_the_model_alone_may_c
 def test_words_right_of_one_compared_thing_are_wrong_of_the_other():
     """ "One scalar multiply-add per clock" is right of a CUDA core, so it was taken as adding
     nothing to the Tensor-Core misconception: a Tensor Core said to do it went unnamed."""
-    from interviewer.stated import _of_another
+    from interviewer.things import compared_apart
 
     q = "What is a CUDA core vs a Tensor Core?"
     cuda = "A CUDA core is a general-purpose scalar ALU that executes one operation per clock."
     wrong = "A Tensor Core does one scalar multiply-add per clock just like a CUDA core."
-    assert _of_another(cuda, wrong, q)
-    assert not _of_another("Tensor Cores work on reduced precision.", wrong, q)
+    assert compared_apart(cuda, wrong, q)
+    assert not compared_apart("Tensor Cores work on reduced precision.", wrong, q)
     # Only between things the question names: a point that opens on a capitalised word is
     # not another thing ("Peak speed comes only when ...").
-    assert not _of_another("Peak speed comes only when shapes fit.", wrong, q)
+    assert not compared_apart("Peak speed comes only when shapes fit.", wrong, q)
 
 
 def test_a_clause_whose_it_is_another_thing_covers_nothing_of_the_first(bank_grader):

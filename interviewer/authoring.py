@@ -18,7 +18,8 @@ from .errors import LLMError
 from .llm import ChatModel
 from .prompts import render
 from .records import Question
-from .rubrics import Rubric, _RubricIn, auto_rubric, dump_file, lint, load_authored, parse_file
+from .rubric_review import lint
+from .rubrics import Rubric, _RubricIn, auto_rubric, dump_file, load_authored, parse_file
 
 PROMPT_VERSION = "rubric_v2"
 AUTO_FILE, LLM_FILE = "auto.yaml", "llm.yaml"

@@ -180,7 +180,8 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
     from .authoring import build_llm
     from .llm import make_chat
-    from .rubrics import authored_dir, lint, parse_file
+    from .rubric_review import lint
+    from .rubrics import authored_dir, parse_file
 
     if args.action == "check":
         folders = [authored_dir(), settings.data_dir / "rubrics"]

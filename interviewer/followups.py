@@ -65,7 +65,7 @@ class LLMFollowUps:
     ) -> tuple[str, str]:
         from .errors import LLMError
         from .prompts import render
-        from .rubrics import shares_run
+        from .rubric_review import shares_run
 
         safe = answer.replace("</answer>", "&lt;/answer&gt;")
         messages = [

@@ -265,7 +265,7 @@ def skip_to_rubric(page, by_text: dict, points: int, tries: int):
 
 
 def test_follow_ups_and_hints_come_from_the_rubric_and_never_repeat(server, browser):
-    from interviewer.rubrics import shares_run
+    from interviewer.rubric_review import shares_run
 
     by_text = rubrics_by_question()
     ctx = browser.new_context()

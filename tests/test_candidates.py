@@ -11,7 +11,7 @@ import pytest
 
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
-from interviewer.rubrics import shares_run
+from interviewer.rubric_review import shares_run
 from interviewer.session import Plan, question_result
 from tests.conftest import Clock
 

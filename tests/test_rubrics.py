@@ -7,15 +7,12 @@ import re
 
 import pytest
 
+from interviewer.rubric_review import GLUED, is_whole_sentence, lint, shares_run
 from interviewer.rubrics import (
-    _GLUED,
     auto_rubric,
     dump_file,
-    is_whole_sentence,
-    lint,
     load_authored,
     parse_file,
-    shares_run,
     whole_sentences,
 )
 
@@ -69,7 +66,7 @@ def test_every_follow_up_and_hint_of_the_bank_renders_without_fragments_or_claim
         for text in [k.probe for k in r.key_points] + list(r.hints):
             said += 1
             assert text.endswith(("?", ".")) and text[0].isupper(), text
-            assert not _GLUED.search(text), text
+            assert not GLUED.search(text), text
             assert not any(shares_run(p, text) for p in points), text
             assert re.search(r"\w{3,}", text)
     assert said > 5 * len(bank.technical())

@@ -76,12 +76,49 @@ def test_a_terse_typed_answer_is_graded_on_what_it_says(bank_grader):
         ("only a few thousand GPU-hours", "only a few thousand GPU-hours"),
         ("one correct approach is two passes", "one correct approach is two passes"),
         ("ZeRO three shards everything", "ZeRO three shards everything"),
+        # Spoken hundreds (read as sums: 54, 29 and 58), but not across "and".
+        ("about four fifty each way", "about 450 each way"),
+        ("a PCIe slot is one twenty eight gigs", "a PCIe slot is 128 gigs"),
+        ("two fifty six threads per block", "256 threads per block"),
+        ("a hundred and twenty GB", "120 GB"),
+        # Units stay as said for the model (the number checks read them: below).
+        ("nine hundred gigabytes per second total", "900 gigabytes per second total"),
     ],
 )
 def test_numbers_said_in_words_are_read_in_digits(said, read):
     from interviewer.features import as_read
 
     assert as_read(said) == read
+
+
+@pytest.mark.parametrize(
+    "said,read",
+    [
+        ("nine hundred gigabytes per second total", {("bytes/s", 9e11)}),
+        ("about eighty gigs of HBM", {("bytes", 8e10)}),
+        ("a launch costs two microseconds", {("s", 2e-6)}),
+        ("GDDR6X is around one terabyte per second", {("bytes/s", 1e12)}),
+        ("about 3 TB a second", {("bytes/s", 3e12)}),
+        ("fifty gigabits per second", {("bytes/s", 50e9 / 8)}),
+        ("one instance per model and the gigabytes of memory it holds", set()),
+    ],
+)
+def test_units_said_or_spelled_out_are_read_by_the_number_checks(said, read):
+    """The number checks never saw "nine hundred gigabytes per second" as a bandwidth: a wrong
+    spoken number was the NLI model's alone to catch, and it reads 300 GB/s as 900."""
+    from interviewer.quantities import quantities
+
+    assert quantities(said) == read
+
+
+def test_a_wrong_bandwidth_said_in_words_is_a_wrong_claim(bank_grader):
+    grade = bank_grader("What is the difference between HBM and GDDR?")
+    (wrong,) = grade(
+        "HBM is 3D-stacked next to the die with a very wide interface, and H100's HBM3 tops out "
+        "around three hundred gigs a second, while GDDR is cheaper board memory on consumer cards."
+    )
+    assert wrong.score <= 1, wrong.score  # 3 when "three hundred gigs a second" was no number
+    assert any("3 TB/s" in w for w in wrong.wrong_claims), wrong.wrong_claims
 
 
 def test_a_spoken_count_meets_the_key_points_digits(bank_grader):

@@ -40,7 +40,7 @@ _RUN = re.compile(
 # Units said or spelled out (see _SPELLED).
 _SAID_UNIT = (
     r"(?:(?:tera|giga|mega|kilo)bytes?|gigs?|(?:tera|giga|mega)bits?|(?:milli|micro|nano)seconds?"
-    r"|(?:tera|giga|peta)flops?)\b"
+    r"|(?:tera|giga|peta)flops?|per\s?cent)\b"
 )
 # Where a count in words is a number: a unit or a product follows or precedes, or it is more
 # than one word ("one correct approach" stays words).
@@ -148,10 +148,12 @@ _SYMBOLS = {
     "teraflop": "TFLOPS",
     "gigaflop": "GFLOPS",
     "petaflop": "PFLOPS",
+    "percent": "%",
 }
 _SPELLED = re.compile(
     r"(?<=\d)\s*(?:(tera|giga|mega|kilo)bytes?|(gig)s?|(terabit|gigabit|megabit)s?"
-    r"|(milli|micro|nano)seconds?|(teraflop|gigaflop|petaflop)s?|([TGMK][Bb])(?=\s*(?:per|a)\s))\b"
+    r"|(milli|micro|nano)seconds?|(teraflop|gigaflop|petaflop|per\s?cent)s?"
+    r"|([TGMK][Bb])(?=\s*(?:per|a)\s))\b"
     r"(\s*(?:per|a|/)\s*(?:second|sec)\b)?",
     re.I,
 )
@@ -161,7 +163,9 @@ def _unit_symbol(m: re.Match[str]) -> str:
     if m.group(3) and not m.group(7):  # a size in bits: "Tb" alone would be read as bytes
         return m.group()
     word = next(g for g in m.groups()[:6] if g)
-    symbol = _SYMBOLS.get(word.lower(), word)
+    symbol = _SYMBOLS.get("".join(word.lower().split()), word)
+    if symbol == "%":  # "60 percent" is "60%" (a space before "%" is no unit to _NUMBER)
+        return "%"
     return f" {symbol}/s" if m.group(7) and symbol[-1] in "Bb" else f" {symbol}"
 
 

@@ -100,6 +100,7 @@ def test_numbers_said_in_words_are_read_in_digits(said, read):
         ("GDDR6X is around one terabyte per second", {("bytes/s", 1e12)}),
         ("about 3 TB a second", {("bytes/s", 3e12)}),
         ("fifty gigabits per second", {("bytes/s", 50e9 / 8)}),
+        ("cuts it by about sixty percent, or 30 per cent", {("%", 60.0), ("%", 30.0)}),
         ("one instance per model and the gigabytes of memory it holds", set()),
     ],
 )

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
-_WORDS |= {"eight": 8, "nine": 9, "ten": 10}
+from .quantities import NUMBER_WORDS
+
+_WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 10}
 _N = r"(\d{1,2}|" + "|".join(_WORDS) + r")"
 _KINDS = (
     r"reasons?|objectives?|challenges?|differences?|advantages?|disadvantages?|benefits?"

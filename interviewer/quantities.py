@@ -32,9 +32,12 @@ _SCALES = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9
 _SCALES["trillion"] = 10**12
 _NUMBER_WORD = rf"(?:{'|'.join([*_VALUES, *_SCALES])})"
 NUMBER_WORDS: dict[str, int] = _VALUES | _SCALES  # each number word's value
+# "and" joins number words only after a scale ("two hundred and fifty"): "between five and
+# ten nodes" is a range, not 15.
+_AFTER_SCALE = "(?:" + "|".join(f"(?<={w})" for w in _SCALES) + ")"
 _RUN = re.compile(
     rf"\b(?:an?\s+(?=(?:{'|'.join(_SCALES)})\b))?{_NUMBER_WORD}"
-    rf"(?:(?:[\s-]+(?:and\s+)?){_NUMBER_WORD}|\s+point(?:\s+{_NUMBER_WORD})+)*\b",
+    rf"(?:(?:[\s-]+|{_AFTER_SCALE}\s+and\s+){_NUMBER_WORD}|\s+point(?:\s+{_NUMBER_WORD})+)*\b",
     re.I,
 )
 # Units said or spelled out, one group per kind of symbol (`_unit_symbol`).

@@ -81,6 +81,10 @@ def test_a_terse_typed_answer_is_graded_on_what_it_says(bank_grader):
         ("a PCIe slot is one twenty eight gigs", "a PCIe slot is 128 gigs"),
         ("two fifty six threads per block", "256 threads per block"),
         ("a hundred and twenty GB", "120 GB"),
+        # "and" joins number words only after a scale: a range is no sum ("between one and
+        # twenty" was 21, "five and ten nodes" 15).
+        ("two hundred and fifty six threads", "256 threads"),
+        ("between one and twenty GPUs", "between one and twenty GPUs"),
         # Units stay as said for the model (the number checks read them: below).
         ("nine hundred gigabytes per second total", "900 gigabytes per second total"),
     ],
@@ -102,6 +106,8 @@ def test_numbers_said_in_words_are_read_in_digits(said, read):
         ("fifty gigabits per second", {("bytes/s", 50e9 / 8)}),
         ("cuts it by about sixty percent, or 30 per cent", {("%", 60.0), ("%", 30.0)}),
         ("one instance per model and the gigabytes of memory it holds", set()),
+        ("between two and four milliseconds", {("s", 4e-3)}),  # not six
+        ("between five and ten gigs", {("bytes", 1e10)}),
     ],
 )
 def test_units_said_or_spelled_out_are_read_by_the_number_checks(said, read):

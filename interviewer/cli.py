@@ -136,7 +136,7 @@ def cmd_search(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from tqdm import tqdm
 
-    from .batch import grade_file
+    from .batch import check_paths, grade_file
     from .errors import InputError
     from .grader import make_grader
 
@@ -148,6 +148,7 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     engine = {"llm_engine": "server" if ray else args.engine} if args.engine else {}
     settings = settings.model_copy(update={"grader": args.grader} | engine)
     src, out = Path(args.input), Path(args.output)
+    check_paths(src, out, args.resume)  # before the progress bar: the error alone
     with tqdm(
         desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
     ) as bar:

@@ -268,6 +268,10 @@ def test_bad_paths_are_clear_errors_before_any_work(tmp_path, built_index, capsy
     folder.mkdir()
     assert run_grade(settings, folder, tmp_path / "o.jsonl") == 2
     assert "not a file" in capsys.readouterr().err
+    # With the progress bar on, the error comes alone (an empty bar was drawn before it).
+    args = ["--data-dir", str(settings.data_dir), "grade", str(folder), "-o", "o.jsonl"]
+    assert main(args) == 2
+    assert capsys.readouterr().err.strip() == f"error: {folder}: not a file"
     src = write_jsonl(tmp_path / "in.jsonl", rows(1))
     assert run_grade(settings, src, tmp_path / "missing" / "o.jsonl") == 2
     assert "no such folder" in capsys.readouterr().err

@@ -25,6 +25,7 @@ from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
 from .scoring import also_said
 from .session import FOLLOW_UP_UNDER, Plan, Prompt, Session, Turn, question_result
+from .words import STOP, stem
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -60,12 +61,15 @@ def _key(prompt: Prompt) -> tuple[str, str, str, float]:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3]
+    """Content words' stems ("steps" meets "step"; "what" and "about" match nothing)."""
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3 and w not in STOP]
 
 
 def _point_words(point: KeyPoint) -> set[str]:
-    """What a key point is about, for matching hints to it."""
-    return set(_words(f"{point.text} {point.probe} {point.label}"))
+    """What a key point is about, for matching hints to it: its texts, probe and label (the
+    OOM question's "trading compute or steps for memory" shares only "memory" with the
+    gradient-accumulation point, and "steps" with its paraphrase "accumulate over two steps")."""
+    return set(_words(" ".join((point.text, *point.paraphrases, point.probe, point.label))))
 
 
 class Engine:

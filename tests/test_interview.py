@@ -11,7 +11,7 @@ from interviewer.card import grade_card
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
-from interviewer.session import Plan, question_result
+from interviewer.session import Plan, Prompt, question_result
 from interviewer.store import Store
 from tests.conftest import Clock
 
@@ -372,6 +372,18 @@ def test_a_hint_on_a_follow_up_is_about_the_point_it_probes(engine):
         return len(words(f"{probed.text} {probed.probe} {probed.label}") & words(h))
 
     assert near(given[0]) == max(near(h) for h in rubric.hints)
+
+
+def test_a_follow_ups_hints_start_with_the_one_about_its_point(engine):
+    """A browser trial (stop 62): the OOM question's follow-up on gradient accumulation gave
+    "Go through what occupies memory ..." and "Read the OOM message closely ..." before
+    "Think about trading compute or steps for memory." (shared words were counted unstemmed,
+    "what" and "about" among them)."""
+    q = next(q for q in engine.bank.questions if "CUDA out-of-memory" in q.text)
+    probe = Prompt(q.id, "How can you shrink the batch?", "follow_up", q.difficulty, "grad-accum")
+    assert engine.hint_ladder(probe)[0] == "Think about trading compute or steps for memory."
+    asked = Prompt(q.id, q.text, "question", q.difficulty)
+    assert engine.hint_ladder(asked) == engine.rubric(q).hints  # the question's own order
 
 
 class CountingEmbedder:

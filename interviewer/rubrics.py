@@ -279,9 +279,18 @@ class Rubrics:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
 
 
+# A sentence that asks (and a guide's heading after it: "... when does it help? medium").
+_QUESTION = re.compile(
+    r"(?:what|how|why|when|where|which|who|is|are|does|do|can|could|should|would|will)\b[^?]*\?",
+    re.I,
+)
+
+
 def whole_sentences(text: str, limit: int = 6) -> list[str]:
     """A reference's sentences that read on their own: start with a capital or digit, end
-    with punctuation, have a verb-sized length, no glued words. Bullets become sentences."""
+    with punctuation, have a verb-sized length, no glued words. Bullets become sentences. A
+    question states nothing: a guide's heading ("What is a CUDA graph and when does it help?
+    medium") in a retrieved passage had been a key point, and the feedback's "Work on"."""
     lines = [ln.strip(" -•*\t") for ln in re.split(r"\n+|(?<=\S)\s+[-•*]\s+", text)]
     out: list[str] = []
     for line in lines:
@@ -297,6 +306,7 @@ def whole_sentences(text: str, limit: int = 6) -> list[str]:
                 and (s[0].isupper() or s[0].isdigit())
                 and not GLUED.search(s)
                 and not s.endswith(":.")
+                and not _QUESTION.match(s)
             ):
                 out.append(s[0].upper() + s[1:])
     return list(dict.fromkeys(out))[:limit]

@@ -98,6 +98,21 @@ def test_auto_rubric_keeps_whole_sentences_only():
     assert all(not shares_run(k.text, k.probe) for k in r.key_points)
 
 
+def test_a_question_in_the_material_is_no_key_point():
+    """A guide's heading in a retrieved passage ("What is a CUDA graph and when does it help?
+    medium") was a key point, and the feedback's "Work on"; a statement that quotes or ends on
+    a question is still one."""
+    passage = (
+        "What is a CUDA graph and when does it help? medium. A CUDA graph captures a sequence "
+        "of kernels once and replays it with a single launch. Start from "
+        '"does the model + states fit on one GPU?" before you pick a parallelism.'
+    )
+    assert whole_sentences(passage) == [
+        "A CUDA graph captures a sequence of kernels once and replays it with a single launch.",
+        'Start from "does the model + states fit on one GPU?" before you pick a parallelism.',
+    ]
+
+
 def test_a_source_is_named_as_the_field_writes_it():
     """A browser trial (stop 36) read "(source: Ai system scalability questions 2)"."""
     from interviewer.references import readable_source

@@ -171,3 +171,67 @@ def _thing(word: str) -> bool:
 
 def _unsized(text: str) -> str:
     return ". ".join(c for c in BIND_SPLIT.split(text) if not _SIZE.search(c))
+
+
+# Bytes per value of each number format: a format said to take half, twice or less memory than
+# another is checked against these, whatever the point says ("fp32 uses half the memory of
+# bf16" was read as stating that BF16 halves memory).
+_WIDTH: dict[str, float] = {
+    "fp64": 8,
+    "fp32": 4,
+    "tf32": 4,
+    "bf16": 2,
+    "fp16": 2,
+    "fp8": 1,
+    "int8": 1,
+}
+_WIDTH |= {"uint8": 1, "e4m3": 1, "e5m2": 1, "mxfp8": 1, "fp4": 0.5, "int4": 0.5, "nf4": 0.5}
+_RATIO = {"half": 0.5, "a quarter": 0.25, "quarter": 0.25, "twice": 2.0, "double": 2.0}
+_MEMORY = r"(?:memory|bytes|space|storage|size|footprint)"
+_RELATION = re.compile(
+    rf"\b({FORMAT_NAME})\b(?:\s+(?!(?:and|but|while|which|so|it)\b)[\w-]+){{0,4}}?\s+"
+    r"(half|a\s+quarter|quarter|twice|double|(?:two|four|2|4)\s*(?:x|times)"
+    r"|less|fewer|smaller|more|larger|bigger|the\s+same)\s+"
+    rf"(?:of\s+)?(?:as\s+much(?:\s+{_MEMORY})?|(?:the\s+|its\s+)?{_MEMORY})"
+    rf"(?:\s+[\w-]+){{0,2}}?\s+(?:of|than|as)\s+(?:an?\s+|the\s+)?({FORMAT_NAME})\b",
+    re.I,
+)
+_POINT_MEMORY = re.compile(rf"\b(?:{_MEMORY}|halves|halve|GB)\b", re.I)
+
+
+def format_ratio(point: str, text: str) -> str | None:
+    """The answer says one number format takes a share of another's memory that their widths
+    deny ("FP32 uses half the memory of BF16", "BF16 uses less memory than FP16"), and the
+    point speaks of the memory of one of them."""
+    if not _POINT_MEMORY.search(point):
+        return None
+    named = formats(point)
+    for m in _RELATION.finditer(text):
+        a, said, b = m.group(1).lower(), " ".join(m.group(2).lower().split()), m.group(3).lower()
+        if a not in _WIDTH or b not in _WIDTH or not {a, b} & named:
+            continue
+        ratio = _WIDTH[a] / _WIDTH[b]
+        if said.startswith(("two", "2")):
+            said = "twice"
+        elif said.startswith(("four", "4")):
+            ratio, said = ratio / 4, "same"
+        right = {
+            "less": ratio < 1,
+            "fewer": ratio < 1,
+            "smaller": ratio < 1,
+            "more": ratio > 1,
+            "larger": ratio > 1,
+            "bigger": ratio > 1,
+            "the same": ratio == 1,
+            "same": ratio == 1,
+        }.get(said, _RATIO.get(said) == ratio)
+        if not right:
+            return "exact:format"
+    return None
+
+
+def format_wrong(point: str, text: str) -> str | None:
+    """A number format given another size ("INT4 gets you to about 70 GB"), a thing kept in
+    another format ("keep the master weights in FP16"), or a format another share of
+    another's memory ("FP32 uses half the memory of BF16")."""
+    return format_size(point, text) or format_kept(point, text) or format_ratio(point, text)

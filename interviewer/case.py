@@ -11,6 +11,7 @@ import numpy as np
 
 from .claims import Claim, Wrong
 from .clauses import Clause
+from .comparatives import COMPARATIVE
 from .things import compared_apart, stems, subject_of
 from .words import stem
 
@@ -152,3 +153,28 @@ def _qualifier(sentence: str) -> bool:
         and "," not in sentence
         and not _FINITE & set(words)
     )
+
+
+def named_it(case: Case, i: int, point: str) -> str:
+    """Sentence i, where it is a clause that opens on "it" and compares, with "it" the thing
+    the clause before it leads with, where the point names that thing: the exact checks read
+    "it" as the point's own subject, and "HBM is stacked DRAM ...; it costs more" was wrong
+    against "GDDR ... costs much less than HBM"."""
+    sentence = case.sentences[i]
+    # (only for a comparison, and a thing the point names: "A CUDA graph ..., and it's great
+    # for dynamic shapes" read as "CUDA is great ..." was no longer about the point's graphs)
+    opener = _IT.match(sentence) if COMPARATIVE.search(sentence) else None
+    at = case.text.find(sentence) if opener else -1
+    if opener is None or at <= 0:
+        return sentence
+    head = _BEFORE_IT.split(_TRAILING.sub("", case.text[:at].rstrip(" ,;")))[-1]
+    name = subject_of(head)
+    word = next((w for w in re.findall(r"[\w+\-]+", head) if w.lower() == name), "")
+    if not word or not re.search(rf"\b{re.escape(word)}\b", point, re.I):
+        return sentence
+    return word + (" is" if opener.group(1) else "") + sentence[opener.end() :]
+
+
+_BEFORE_IT = re.compile(r"[.!?;]\s+|,\s+(?:and|but|while|whereas|so)\s+", re.I)
+_TRAILING = re.compile(r",?\s+(?:and|but|so|while|whereas)$", re.I)
+_IT = re.compile(r"it('s|\s+is)?\b", re.I)

@@ -15,8 +15,8 @@ import numpy as np
 
 from .acronyms import expansion_differs
 from .asides import of_the_candidate
-from .bound import bound_number, format_kept, format_size
-from .case import Ask, Case, about_another_thing, asserts, nearest_part, parts_of
+from .bound import bound_number, format_wrong
+from .case import Ask, Case, about_another_thing, asserts, named_it, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
@@ -217,7 +217,9 @@ def _decide(
             # point was tried too: model answers with a false wrong claim went 2 -> 10 of 94.)
             part = nearest_part(case, case.claim_vectors[n_claim], top[1])
             for i in dict.fromkeys((part, top[1])):
-                if exact := _sure(case, first_contradiction(claim.text, [case.sentences[i]])):
+                if exact := _sure(
+                    case, first_contradiction(claim.text, [named_it(case, i, claim.text)])
+                ):
                     said = _saying(case, claim.text, i)
                     break
             # The model cannot see which of two things a property belongs to: its entailment
@@ -229,7 +231,9 @@ def _decide(
         unread = top[2] < 0.5 or best_e[1] != top[1]
         if not exact and e >= th.entail and unread:
             covering = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
-            if exact := _sure(case, first_contradiction(claim.text, [case.sentences[covering]])):
+            if exact := _sure(
+                case, first_contradiction(claim.text, [named_it(case, covering, claim.text)])
+            ):
                 said = covering
         restated = _restated(case, n_claim, th)
         # Nor against two things turned round or swapped inside the sentence ("trades memory
@@ -326,12 +330,11 @@ def _swapped_in(case: Case, claim: str) -> str | None:
     one kind across its sentences, between two named things within one sentence, or between
     the point's subject and another point's across the answer, or a thing moved to the other
     side of a scope (within a node or across nodes); or the point's subject given
-    another count of a part ("BF16 only gets 5 exponent bits"), or a format another size
-    ("INT4 gets you to about 70 GB"), or a thing kept in another format ("keep the master
-    weights in FP16")."""
+    another count of a part ("BF16 only gets 5 exponent bits"), or a number format something
+    it is not (`format_wrong`)."""
     if not case.text:
         return None
-    if found := format_size(claim, case.text) or format_kept(claim, case.text):
+    if found := format_wrong(claim, case.text):
         return found
     if len(case.sentences) < 2:
         return None

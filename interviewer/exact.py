@@ -100,7 +100,11 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
         turned_condition = not MOVE.fullmatch(p_cmp) and opposed(
             _less(point, p_cmp), _less(sentence, s_cmp)
         )
-        converse = turned_condition or _converse(point, p_cmp, sentence, s_cmp)
+        converse = (
+            turned_condition
+            or _converse(point, p_cmp, sentence, s_cmp)
+            or _of_the_other(point, p_cmp, sentence, s_cmp)
+        )
         # A point that orders two events says both words ("gathers them just before they are
         # used ... and frees them afterwards"): "freed after use" is its second event.
         both_orders = p_cmp in ("before", "after") and bool(
@@ -246,6 +250,30 @@ _POLE = {a: b for x, y in _POLES for a, b in ((x, y), (y, x))}
 def _less(text: str, word: str) -> str:
     """The text without its first use of a word (a comparative is no condition of itself)."""
     return re.sub(rf"\b{re.escape(word)}\b", " ", text, count=1, flags=re.I)
+
+
+def _than(text: str, word: str) -> str:
+    """The named thing a comparative compares with ("costs much less than HBM": hbm)."""
+    m = re.search(
+        rf"\b{re.escape(word)}\b(?:\s+[\w-]+){{0,3}}?\s+than\s+(?:the\s+|an?\s+)?([\w+\-]+)",
+        text,
+        re.I,
+    )
+    return m.group(1).lower() if m and ENTITY.fullmatch(m.group(1)) else ""
+
+
+def _of_the_other(point: str, p_cmp: str, sentence: str, s_cmp: str) -> bool:
+    """The sentence gives the opposite word to the thing the point compares with, and names
+    no other: "HBM costs more" says what "GDDR ... costs much less than HBM" says."""
+    other = _than(point, p_cmp)
+    lead = subject_of(sentence)
+    return (
+        bool(other and lead)
+        and stem(lead) == stem(other)
+        and stem(lead) != stem(subject_of(point))
+        and s_cmp in OPPOSITE.get(p_cmp, set())
+        and not _than(sentence, s_cmp)
+    )
 
 
 _DETERMINER = re.compile(r"^(?:the|a|an|it|its|this|that|your|my|our|their)$", re.I)

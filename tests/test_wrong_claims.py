@@ -4,7 +4,7 @@ answer it read as wrong: each check on its own, then the answers graded on the b
 import pytest
 
 from interviewer.acronyms import expansion_differs, expansions
-from interviewer.bound import format_kept, format_size
+from interviewer.bound import format_kept, format_ratio, format_size
 from interviewer.disagreement import denies
 from interviewer.exact import exact_contradiction
 from interviewer.polarity import location_flipped, ratio_inverted, trend_flipped
@@ -512,3 +512,73 @@ def test_a_phrase_that_qualifies_the_sentence_before_it_asserts_nothing(bank_gra
         right
     )[0]
     assert graded.wrong_claims == () and graded.score >= 3
+
+
+GDDR_COST = "GDDR is conventional board-mounted graphics memory that costs much less than HBM."
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        ("HBM costs more.", None),  # the point's relation, from the other end
+        ("HBM costs more, so it is used on datacenter GPUs while GDDR is on consumer cards.", None),
+        ("GDDR costs more.", "exact:comparative"),
+        ("GDDR costs more than HBM.", "exact:comparative"),
+    ],
+)
+def test_the_thing_compared_with_given_the_opposite_word(sentence, found):
+    assert exact_contradiction(GDDR_COST, sentence) == found
+
+
+def test_it_in_a_comparison_is_the_thing_before_it(bank_grader):
+    """A browser trial (stop 62): a right answer's "...; it costs more" was read as GDDR
+    costing more ("Wrong: ... In fact: GDDR ... costs much less than HBM"), capped at 3."""
+    right = (
+        "HBM is stacked DRAM on the package with a very wide bus, giving over 3 TB/s on an H100, "
+        "several times GDDR6X's ~1 TB/s; it costs more, so it's used on datacenter GPUs while "
+        "GDDR is on consumer cards."
+    )
+    graded = bank_grader("What is the difference between HBM and GDDR?")(right)[0]
+    assert not graded.wrong_claims and graded.score >= 4
+
+
+HALVES = (
+    "Switching to BF16 mixed precision roughly halves activation memory, and weight and "
+    "gradient memory too where those are stored in 16-bit."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence,wrong",
+    [
+        ("I'd switch from bf16 to fp32, because fp32 uses half the memory of bf16.", 1),
+        ("FP32 uses less memory than BF16.", 1),
+        ("FP32 takes four times the memory of BF16.", 1),
+        ("BF16 uses half the memory of FP32.", 0),
+        ("FP32 weights take up twice the memory of BF16 weights.", 0),
+        ("FP32 takes 4x the memory of FP8.", 0),
+        ("FP16 has more mantissa bits than BF16.", 0),  # not memory
+        # A clause after "and it" is not the format before it.
+        ("it runs twice as fast as FP16 and it takes half the memory of FP16.", 0),
+    ],
+)
+def test_a_format_given_another_share_of_anothers_memory(sentence, wrong):
+    assert (format_ratio(HALVES, sentence) == "exact:format") == bool(wrong)
+    assert format_ratio("BF16 keeps FP32's 8 exponent bits.", sentence) is None  # no memory
+
+
+def test_fp32_said_to_take_half_of_bf16s_memory_is_wrong(bank_grader):
+    """A browser trial (stop 62): this answer's first sentence was credited as the BF16 point
+    and listed in the report's strengths."""
+    wrong = (
+        "First I would switch the model from bf16 to fp32, because fp32 uses half the memory of "
+        "bf16. Then I'd turn off activation checkpointing, since checkpointing stores extra "
+        "copies of activations and is the main cause of OOM."
+    )
+    question = (
+        "You hit CUDA out-of-memory. Walk through how you'd reduce memory without changing the "
+        "model."
+    )
+    graded = bank_grader(question)(wrong)[0]
+    assert graded.score <= 1 and not any("BF16" in c for c in graded.covered)
+    assert any("BF16 mixed precision" in w for w in graded.wrong_claims)

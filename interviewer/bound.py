@@ -176,16 +176,9 @@ def _unsized(text: str) -> str:
 # Bytes per value of each number format: a format said to take half, twice or less memory than
 # another is checked against these, whatever the point says ("fp32 uses half the memory of
 # bf16" was read as stating that BF16 halves memory).
-_WIDTH: dict[str, float] = {
-    "fp64": 8,
-    "fp32": 4,
-    "tf32": 4,
-    "bf16": 2,
-    "fp16": 2,
-    "fp8": 1,
-    "int8": 1,
-}
-_WIDTH |= {"uint8": 1, "e4m3": 1, "e5m2": 1, "mxfp8": 1, "fp4": 0.5, "int4": 0.5, "nf4": 0.5}
+_WIDTH: dict[str, float] = {"fp64": 8, "fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2}
+_WIDTH |= {"fp8": 1, "int8": 1, "uint8": 1, "e4m3": 1, "e5m2": 1, "mxfp8": 1}
+_WIDTH |= {"fp4": 0.5, "int4": 0.5, "nf4": 0.5}
 _RATIO = {"half": 0.5, "a quarter": 0.25, "quarter": 0.25, "twice": 2.0, "double": 2.0}
 _MEMORY = r"(?:memory|bytes|space|storage|size|footprint)"
 _RELATION = re.compile(

@@ -179,7 +179,10 @@ def _unsized(text: str) -> str:
 _WIDTH: dict[str, float] = {"fp64": 8, "fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2}
 _WIDTH |= {"fp8": 1, "int8": 1, "uint8": 1, "e4m3": 1, "e5m2": 1, "mxfp8": 1}
 _WIDTH |= {"fp4": 0.5, "int4": 0.5, "nf4": 0.5}
-_RATIO = {"half": 0.5, "a quarter": 0.25, "quarter": 0.25, "twice": 2.0, "double": 2.0}
+_LESS, _MORE = {"less", "fewer", "smaller"}, {"more", "larger", "bigger"}
+# A share by its first word ("a quarter", "four times") or digit ("2x", "4 times").
+_SHARE = {"half": 0.5, "a": 0.25, "quarter": 0.25, "twice": 2.0, "double": 2.0, "the": 1.0}
+_SHARE |= {"two": 2.0, "2": 2.0, "four": 4.0, "4": 4.0}
 _MEMORY = r"(?:memory|bytes|space|storage|size|footprint)"
 _RELATION = re.compile(
     rf"\b({FORMAT_NAME})\b(?:\s+(?!(?:and|but|while|which|so|it)\b)[\w-]+){{0,4}}?\s+"
@@ -204,20 +207,12 @@ def format_ratio(point: str, text: str) -> str | None:
         if a not in _WIDTH or b not in _WIDTH or not {a, b} & named:
             continue
         ratio = _WIDTH[a] / _WIDTH[b]
-        if said.startswith(("two", "2")):
-            said = "twice"
-        elif said.startswith(("four", "4")):
-            ratio, said = ratio / 4, "same"
-        right = {
-            "less": ratio < 1,
-            "fewer": ratio < 1,
-            "smaller": ratio < 1,
-            "more": ratio > 1,
-            "larger": ratio > 1,
-            "bigger": ratio > 1,
-            "the same": ratio == 1,
-            "same": ratio == 1,
-        }.get(said, _RATIO.get(said) == ratio)
+        if said in _LESS:
+            right = ratio < 1
+        elif said in _MORE:
+            right = ratio > 1
+        else:  # a share said outright: "half", "twice", "2x", "four times", "the same"
+            right = _SHARE[said[0] if said[0].isdigit() else said.split()[0]] == ratio
         if not right:
             return "exact:format"
     return None

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from .quantities import quantities
-from .things import BIND_SPLIT, POINTS_BACK, names_in, subject_of
+from .things import BIND_SPLIT, POINTS_BACK, SENTENCE_END, names_in, subject_of
 from .words import FORMAT_NAME, formats, stem
 
 # "8 exponent bits", "8-bit exponent", "10 bits of mantissa": a count of bits or bytes of a
@@ -147,6 +147,33 @@ def _kept_in(clause: str, before: bool = True) -> dict[str, set[str]]:
     return out
 
 
+def _lists_kept(text: str) -> dict[str, set[str]]:
+    """Read before the text is split into clauses: a list kept in one format ("keeps the
+    weights, the master copy and the update all in FP16"), and what a format's things include
+    ("... stay in FP32, including a master copy of the weights")."""
+    out: dict[str, set[str]] = {}
+    for sentence in SENTENCE_END.split(text):
+        if _SIZE.search(sentence):
+            continue
+        found = [(m.group(1), m.group(2)) for m in _ALL_IN.finditer(sentence)]
+        # (the thing itself, not what it is of: "a master copy", not "the weights")
+        found += [
+            (re.split(r"\s+of\s+", m.group(2))[0], m.group(1))
+            for m in _INCLUDING.finditer(sentence)
+        ]
+        for words, fmt in found:
+            for w in re.findall(r"[a-z]+", words, re.I):
+                if _thing(w):
+                    out.setdefault(stem(w.lower())[:5], set()).update(formats(fmt))
+    return out
+
+
+_ALL_IN = re.compile(
+    rf"([^.;:]*?)\s+(?:all|both)\s+(?:(?:kept|stored|held)\s+)?in\s+({_GROUP})\b", re.I
+)
+_INCLUDING = re.compile(rf"\bin\s+({_GROUP})\s*,?\s+(?:including|such\s+as)\s+([^.;:]+)", re.I)
+
+
 def format_kept(point: str, text: str) -> str | None:
     """The point keeps a thing in one format ("an FP32 master copy of the weights"); the
     answer keeps it only in another ("keep the master weights in FP16"). Both read whole: a
@@ -157,7 +184,12 @@ def format_kept(point: str, text: str) -> str | None:
     # clause that gives a size compares formats of one thing ("FP16 weights are about 140 GB"):
     # format_size reads it.
     said, kept = _kept_in(_unsized(text)), _kept_in(_unsized(text), before=False)
+    for thing, fmts in _lists_kept(text).items():
+        said.setdefault(thing, set()).update(fmts)
+        kept.setdefault(thing, set()).update(fmts)
     claimed = _kept_in(_unsized(point))
+    for thing, fmts in _lists_kept(point).items():
+        claimed.setdefault(thing, set()).update(fmts)
     for thing, fmts in claimed.items():
         if thing in kept and not fmts & said[thing]:
             return "exact:format"

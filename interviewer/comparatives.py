@@ -30,6 +30,7 @@ _ANTONYMS = [
     ("bandwidth-bound", "compute-bound"),
     ("memory-bandwidth-bound", "compute-bound"),
     ("synchronous", "asynchronous"),
+    ("synchronously", "asynchronously"),
     ("static", "dynamic"),
     ("always", "never"),
 ]

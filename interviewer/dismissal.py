@@ -78,7 +78,8 @@ _LIMITED_BEFORE = re.compile(
 # "if you're already at peak bandwidth it won't help": a condition, not a dismissal.
 _CONDITION = re.compile(r"(?:if|when|whenever|unless|once|until|where)\b", re.I)
 _CONDITION_BEFORE = re.compile(
-    r"(?:^|[,;]\s*)(?:(?:but|and|so|um|uh)\W+)*(?:if|when|whenever|unless|once)\b[^.;]*,\s*$",
+    r"(?:^|[,;:\u2014]\s*|\s-\s)(?:(?:but|and|so|um|uh)\W+)*(?:if|when|whenever|unless|once)\b"
+    r"[^.;]*,\s*$",
     re.I,
 )
 _LEADING = re.compile(

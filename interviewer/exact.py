@@ -90,6 +90,13 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             (p_cmp in sc and bool(qualified(point, p_cmp) & qualified(sentence, p_cmp)))
             or (s_cmp in pc and bool(qualified(point, s_cmp) & qualified(sentence, s_cmp)))
             or (s_cmp in pc and _said_of_same(point, sentence, s_cmp))
+            # a point that trades one thing for another ("doing more FLOPs, but ... moves far
+            # fewer bytes") against its second half alone ("far less memory traffic, so ...")
+            or (
+                bool(_ALIKE.get(s_cmp, {s_cmp}) & set(pc[1:]))
+                and bool(p_of)
+                and not mentions(sentence, p_of)
+            )
         )
         # Nor where the sentence turns a condition round too ("faster at lower occupancy"
         # against "raising occupancy ... making the kernel slower"), or puts the point's thing
@@ -245,6 +252,9 @@ _POLES = (
     *(("long", "short"), ("wide", "narrow"), ("fast", "slow"), ("more", "less")),
 )
 _POLE = {a: b for x, y in _POLES for a, b in ((x, y), (y, x))}
+
+
+_ALIKE = {"less": {"less", "fewer"}, "fewer": {"less", "fewer"}}
 
 
 def _less(text: str, word: str) -> str:

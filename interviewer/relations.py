@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .comparatives import COMPARATIVE, OPPOSITE, attached, denied_before, has_than, mentions
-from .things import names_in
+from .things import SENTENCE_END, names_in
 from .words import terms
 
 # Which way each word moves a quantity, for relations between two quantities. Adjectives a
@@ -58,6 +58,11 @@ def relation_sign(text: str, stated: bool = False) -> int:
     counts turned round."""
     if stated and not _RELATION.search(text):
         return 0
+    # A relation lives in one sentence: "More warps hide latency. Higher is not always
+    # better." relates no two quantities.
+    if len(sentences := [t for t in SENTENCE_END.split(text.strip()) if t]) > 1:
+        per_sentence = {sign for t in sentences if (sign := relation_sign(t))}
+        return per_sentence.pop() if len(per_sentence) == 1 else 0
     whole = _sign(text)
     if whole is not None:
         return whole

@@ -15,6 +15,8 @@ from .actions import action_turned
 from .denial import subject_denied
 from .effects import effect_flipped
 from .exact import exact_contradiction
+from .exclusive import other_term
+from .multiples import multiple_swapped
 from .passives import passive_flipped
 from .polarity import (
     location_flipped,
@@ -41,7 +43,8 @@ from .words import terms
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
     property_flipped, verb_flipped, passive_flipped, subject_denied, location_flipped,
-    trend_flipped, effect_flipped, ratio_inverted) in these sentences."""
+    trend_flipped, effect_flipped, ratio_inverted, other_term, multiple_swapped) in these
+    sentences."""
     point = _as_bound(point)
     checks = _sound_checks(point)
     for sentence in map(_as_bound, sentences):
@@ -81,6 +84,8 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
         trend_flipped,
         effect_flipped,
         ratio_inverted,
+        other_term,
+        multiple_swapped,
     )
     return tuple(c for c in checks if not c(point, point))
 
@@ -116,7 +121,19 @@ def swapped_roles(point: str, sentence: str) -> str | None:
     for part in _POINT_CLAUSE.split(point):
         if (lead := subject_of(part)) and lead != subject:
             theirs.setdefault(lead, set()).update(terms(part))
-    return _role_taken(point, subject, by_subject, set(by_subject), theirs=theirs)
+    # The noun the subject names ("kernels" of "GPU kernels") is its name, not a role: "CUDA ops
+    # are launched asynchronously: the Python loop enqueues kernels" gives CUDA no GPU role.
+    head = _head_noun(point, subject)
+    return _role_taken(point, subject, by_subject, set(by_subject), head, theirs=theirs)
+
+
+def _head_noun(point: str, subject: str) -> set[str]:
+    words = re.findall(r"[A-Za-z][A-Za-z0-9+\-]*", point)
+    at = next((i for i, w in enumerate(words) if w.lower() == subject), -1)
+    head = words[at + 1] if 0 <= at < len(words) - 1 else ""
+    if not (head.isalpha() and head.islower() and len(head) >= 3) or head in _NOT_HEADS:
+        return set()
+    return {head, head.rstrip("s")}
 
 
 _POINT_CLAUSE = re.compile(rf"{_CLAUSE.pattern}|,\s*so\s+")

@@ -214,8 +214,35 @@ def _clauses(text: str) -> list[str | None]:
     for sentence in SENTENCE_END.split(text):
         if out:
             out.append(None)
-        out.extend(BIND_SPLIT.split(sentence))
+        out.extend(_split(sentence))
     return out
+
+
+# Two names joined by "and" before a verb that agrees with both are one subject: "GPUs such
+# as the A100 and H100 use HBM" is not a clause about the A100 and another about the H100.
+# Read whole, the clause binds to the first name; the second's own part follows it, so "FP16
+# and BF16 use two bytes" binds the bytes to both.
+_NAME_AT_END = re.compile(r"[A-Za-z0-9+\-]+\s*$")
+_NAMES_ONE_SUBJECT = re.compile(r"([A-Za-z0-9+\-]+)\s+(?!is\b|was\b|has\b|does\b|\w+s\b)\w+")
+
+
+def _split(sentence: str) -> list[str]:
+    parts, start = [], 0
+    for m in BIND_SPLIT.finditer(sentence):
+        end = start
+        if m.group().strip() == "and":
+            name = _NAME_AT_END.search(sentence, 0, m.start())
+            head = _NAMES_ONE_SUBJECT.match(sentence, m.end())
+            if name and head and _named(name.group()) and _named(head.group(1)):
+                nxt = BIND_SPLIT.search(sentence, m.end())
+                end = nxt.start() if nxt else len(sentence)
+        parts.append(sentence[start : max(end, m.start())])
+        start = m.end()
+    return [*parts, sentence[start:]]
+
+
+def _named(word: str) -> bool:
+    return bool(names_in(word)) and bool(ENTITY.fullmatch(word.strip()))
 
 
 # A thing after one of these is where or over what, not what the clause is about: "... across
@@ -224,6 +251,8 @@ _OBJECT_BEFORE = re.compile(
     r"\b(?:across|among|between|over|onto|into|to|from|with\s+(?:n|\d+|[a-z]+ty|two|four|eight))"
     r"(?:\s+(?:the|all|its|their|those|these|data-parallel|each|every))*\s*$"
     r"|\b(?:each|every|per|any)\s*$"  # "every GPU holds a full copy": any one of them
+    # inside a relative clause: "the underflow that makes FP16 need loss scaling" is BF16's
+    r"|\b(?:that|which)\s+(?:[a-z]+\s+)?$"
     # what it is compared with: "fewer mantissa bits than FP16", "the same range as FP32"
     r"|\b(?:than|like|unlike|same\s+(?:\w+\s+)?as|as\s+\w+\s+as|like(?:\s+\w+){1,3}\s+(?:in|on|with))"
     r"(?:\s+(?:the|a|an|in|on))*\s*$",

@@ -891,6 +891,24 @@ def test_a_list_is_not_a_relation():
     )
 
 
+def test_a_relation_lives_in_one_sentence():
+    """Two graded words in two sentences relate nothing: "More warps hide latency. Higher is not
+    always better." was read as "the more, the higher" against the point's "the more registers,
+    the fewer warps fit", and a right answer lost its point."""
+    from interviewer.relations import relation_sign
+
+    assert relation_sign("More warps hide latency. Higher is not always better.") == 0
+    assert relation_sign("A longer string gives a lower pitch. That is all.") == -1
+    point = (
+        "Occupancy is bounded by registers per thread, shared memory per block, and block size, "
+        "so the more registers or shared memory each thread or block uses, the fewer warps fit."
+    )
+    assert (
+        exact_contradiction(point, "More warps hide latency. Higher is not always better.") is None
+    )
+    assert exact_contradiction(point, "The more registers each thread uses, the more warps fit.")
+
+
 WARPS = "More resident warps let the scheduler switch to ready warps, which hides latency."
 MORE_REGISTERS = "Giving each thread more registers raises occupancy."
 

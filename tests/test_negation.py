@@ -244,6 +244,10 @@ def test_numbers_in_words_are_numbers():
         ),
         ("Check you're not calling loss.item() every step, you don't need it every step.", []),
         ("You don't need loss scaling.", ["loss scaling"]),
+        # ... or after a colon or a dash (a fresh trial's right answer scored 1 by it)
+        ("Higher is not always better: once latency is hidden, extra warps don't help.", []),
+        ("Higher is not always better - once latency is hidden, extra warps don't help.", []),
+        ("Higher isn't better: extra warps don't help.", ["extra warps"]),
     ],
 )
 def test_a_dismissal_limited_by_a_condition_or_a_frequency_is_none(sentence, things):

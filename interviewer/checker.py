@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
-from itertools import pairwise
 
 import numpy as np
 
 from .acronyms import expansion_differs
-from .asides import of_the_candidate
 from .bound import bound_number, format_wrong
 from .case import Ask, Case, about_another_thing, asserts, named_it, nearest_part, parts_of
 from .claims import PointVerdict, Verdicts
@@ -22,12 +20,20 @@ from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
 from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
+from .evidence import (
+    about,
+    covering,
+    elsewhere,
+    no_cover_from_wrong,
+    quote_part,
+    restated,
+    saying,
+)
 from .nli import Entailment
 from .roles import first_contradiction, swapped_binding, swapped_kinds
 from .scope import scope_flipped
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
-from .words import distinctive
 
 _DEFAULTS = Thresholds()
 
@@ -110,13 +116,13 @@ def check_many(
     flat = [
         (c.text, case.claims[n].text) for case, a in zip(cases, again, strict=True) for n, c in a
     ]
-    if not flat or nli is None:
-        return results
-    more = iter(nli.probabilities(flat))
-    return [
-        covered_by_clauses(v, a, [next(more) for _ in a], case.sentences, th.entail) if a else v
-        for case, v, a in zip(cases, results, again, strict=True)
-    ]
+    if flat and nli is not None:
+        more = iter(nli.probabilities(flat))
+        results = [
+            covered_by_clauses(v, a, [next(more) for _ in a], case.sentences, th.entail) if a else v
+            for case, v, a in zip(cases, results, again, strict=True)
+        ]
+    return [no_cover_from_wrong(v) for v in results]
 
 
 def _ask(
@@ -183,7 +189,7 @@ def _decide(
         else dismissed_points([c.text for c in case.claims], said_alone, case.question)
     )
     for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
-        quote = partial(_quote, case, case.claim_vectors[n_claim])
+        quote = partial(quote_part, case, case.claim_vectors[n_claim])
         # A closed question answered the other way ("No, because ..." to "Yes, all metals
         # conduct") is wrong on its core claim, whatever else the answer shares with it.
         if case.text and turned_verdict(claim.verdict or opening(claim.text), case.text):
@@ -204,9 +210,23 @@ def _decide(
         if not asked:
             verdicts.append(PointVerdict(claim, "missed", margin=1.0, decided_by="similarity"))
             continue
-        best_e = max(asked, key=lambda a: p(a)[0])
+        # A sentence far nearer another key point of the question is about that one: the model's
+        # entailment of this point from it is not sure enough to count ("turn off activation
+        # checkpointing, since it stores extra copies of activations" entailed the no_grad
+        # point at 0.65). Not a whole answer read as one premise (it sums up several points),
+        # nor among a reference answer's sentences, which restate each other ("If no
+        # constructor is provided, ..." and "If a constructor is defined, ... not").
+        readable = [
+            a
+            for a in asked
+            if case.given
+            or p(a)[0] >= 0.9
+            or parts_of(case, a[1])
+            or not elsewhere(case, a, n_claim, th)
+        ]
+        best_e = max(readable or asked, key=lambda a: p(a)[0] if readable else 0.0)
         best_c = max(asked, key=lambda a: p(a)[2])
-        e, c = float(p(best_e)[0]), float(p(best_c)[2])
+        e, c = (float(p(best_e)[0]) if readable else 0.0), float(p(best_c)[2])
         top = asked[0]
         exact = across = None
         said = top[1]
@@ -220,7 +240,7 @@ def _decide(
                 if exact := _sure(
                     case, first_contradiction(claim.text, [named_it(case, i, claim.text)])
                 ):
-                    said = _saying(case, claim.text, i)
+                    said = saying(case, claim.text, i)
                     break
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
@@ -230,12 +250,12 @@ def _decide(
         # read as one premise, the sentence nearest the point.
         unread = top[2] < 0.5 or best_e[1] != top[1]
         if not exact and e >= th.entail and unread:
-            covering = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
+            nearest = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
             if exact := _sure(
-                case, first_contradiction(claim.text, [named_it(case, covering, claim.text)])
+                case, first_contradiction(claim.text, [named_it(case, nearest, claim.text)])
             ):
-                said = covering
-        restated = _restated(case, n_claim, th)
+                said = nearest
+        again_said = restated(case, n_claim, th)
         # Nor against two things turned round or swapped inside the sentence ("trades memory
         # for compute" entailed "trades compute for memory" at 0.91; "PCIe is NVIDIA's
         # dedicated GPU interconnect" entailed the NVLink point at 0.94), nor against a wrong
@@ -246,14 +266,14 @@ def _decide(
         stands = exact in ("exact:swapped", "exact:number", "exact:denied")
         if found := across or (exact if e < 0.9 or stands else None):
             verdicts.append(PointVerdict(claim, "contradicted", quote(said), 0.0, 0.9, found))
-        elif restated is not None:
+        elif again_said is not None:
             verdicts.append(
-                PointVerdict(claim, "covered", case.sentences[restated], 1.0, 1.0, "verbatim")
+                PointVerdict(claim, "covered", case.sentences[again_said], 1.0, 1.0, "verbatim")
             )
         elif (
             c >= (th.contradict_given if case.given else th.contradict)
             and c > e
-            and _about(case, best_c, n_claim, th)
+            and about(case, best_c, n_claim, th)
             and asserts(case, best_c[1])
             and disagree(claim.text, case.sentences[best_c[1]])
             and confirmed(case.sentences[best_c[1]], claim.text, c)
@@ -268,7 +288,7 @@ def _decide(
                 PointVerdict(
                     claim,
                     "covered",
-                    _covering(case, n_claim, best_e[1]),
+                    covering(case, n_claim, best_e[1]),
                     1.0,
                     _margin(e, th.entail),
                 )
@@ -318,7 +338,7 @@ def _decide(
 # contradictory; SAF train: 3 of 25 at half marks or less; Mohler fold 0: 1 of 2). There a
 # wrong number or number format stands; a closed question answered the other way and an
 # acronym expanded wrongly are checked before these.
-_SURE_AGAINST_PROSE = ("exact:number", "exact:format")
+_SURE_AGAINST_PROSE = ("exact:number", "exact:format", "exact:exclusive")
 
 
 def _sure(case: Case, found: str | None) -> str | None:
@@ -347,52 +367,3 @@ def _swapped_in(case: Case, claim: str) -> str | None:
         or next((found for t in alone if (found := swapped_binding(claim, t))), None)
         or swapped_binding(claim, case.text, siblings)
     )
-
-
-def _saying(case: Case, claim: str, i: int) -> int:
-    """Of a whole short answer that contradicts the claim, the sentence in it that does: alone,
-    or read after the one before it, which names what its pronoun is ("MIG splits an A100 into
-    up to seven instances, | but they aren't isolated in hardware")."""
-    parts = parts_of(case, i)
-    alone = (j for j in parts if first_contradiction(claim, [case.sentences[j]]))
-    after = (
-        j
-        for a, j in pairwise(parts)
-        if first_contradiction(claim, [f"{case.sentences[a]} {case.sentences[j]}"])
-    )
-    return next(alone, next(after, i))
-
-
-def _quote(case: Case, vec: np.ndarray, i: int) -> str:
-    return case.sentences[nearest_part(case, vec, i)]
-
-
-def _covering(case: Case, n_claim: int, i: int) -> str:
-    """Of a whole short answer read as one premise that entails the point, the part nearest the
-    point, of those that do not speak of the candidate or share two of the point's own words
-    (not everyday English) while any do: not a remark beside it ("Back when I was at a startup,
-    we had eight GPUs under a desk ..." was quoted, and so counted as content, for the point
-    that the stall breaks the CPU-GPU overlap), but "I'd record CUDA events ..." still."""
-    claim = case.claims[n_claim]
-    words = distinctive(" ".join(claim.texts))
-    return case.sentences[
-        nearest_part(
-            case,
-            case.claim_vectors[n_claim],
-            i,
-            lambda t: not of_the_candidate(t) or len(words & distinctive(t)) >= 2,
-        )
-    ]
-
-
-def _restated(case: Case, n_claim: int, th: Thresholds) -> int | None:
-    """The sentence that restates the claim nearly word for word, if any."""
-    if case.verbatim is None or not len(case.verbatim):
-        return None
-    i = int(np.argmax(case.verbatim[:, n_claim]))
-    return i if case.verbatim[i, n_claim] >= th.verbatim else None
-
-
-def _about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
-    sims = case.claim_vectors @ case.vectors[ask[1]]
-    return bool(ask[2] >= th.contradict_sim and int(np.argmax(sims)) == n_claim)

@@ -49,3 +49,6 @@ class Thresholds:
     # ... and nearer at all, for a misconception its own key point entails at least this surely
     # (78 of the rubrics' 327 at 0.5): the model cannot tell the two apart.
     confusable: float = 0.5
+    # A sentence at least this much nearer another key point than this one covers this one
+    # only when the model is sure (0.9). 1.0: off.
+    elsewhere: float = 0.25

@@ -16,6 +16,7 @@ from interviewer.roles import (
     swapped_kinds,
 )
 from interviewer.scope import scope_flipped
+from interviewer.things import bindings
 
 MIG = (
     "MIG, Multi-Instance GPU, is hardware partitioning of a single A100 or H100 into up to 7 "
@@ -170,6 +171,18 @@ _MASTER = (
             0,
         ),
         ("BF16 training avoids underflow.", "FP16 training needs loss scaling.", 0),
+        # what a format's things include, and a list kept all in one (a fresh trial's wrong
+        # recipe had this point listed as covered and as a strength)
+        (
+            "Precision-sensitive parts stay in FP32, including a master copy of the weights.",
+            "It keeps the weights, the master copy and the optimizer update all in FP16.",
+            1,
+        ),
+        (
+            "Precision-sensitive parts stay in FP32, including a master copy of the weights.",
+            "Weights and activations are both in BF16, with an FP32 master copy of the weights.",
+            0,
+        ),
     ],
 )
 def test_a_thing_kept_in_another_format(point, sentence, other):
@@ -582,3 +595,124 @@ def test_fp32_said_to_take_half_of_bf16s_memory_is_wrong(bank_grader):
     graded = bank_grader(question)(wrong)[0]
     assert graded.score <= 1 and not any("BF16" in c for c in graded.covered)
     assert any("BF16 mixed precision" in w for w in graded.wrong_claims)
+
+
+def test_a_sentence_about_another_point_does_not_cover_this_one(bank_grader):
+    """Advice to turn off activation checkpointing was credited as the no_grad-for-eval point
+    (the model entailed it at 0.65 from a sentence 0.33 nearer the checkpointing point)."""
+    question = (
+        "You hit CUDA out-of-memory. Walk through how you'd reduce memory without changing the "
+        "model."
+    )
+    answer = (
+        "Switch to bf16 mixed precision so activations take half the memory. Then I'd turn off "
+        "activation checkpointing, since checkpointing stores extra copies of activations."
+    )
+    graded = bank_grader(question)(answer)[0]
+    assert [c for c in graded.covered if "no_grad" in c] == []
+    assert any("BF16" in c for c in graded.covered)
+
+
+def test_two_names_joined_by_and_before_their_verb_are_one_subject():
+    point = (
+        "Datacenter training GPUs such as the A100 and H100 use HBM, while consumer graphics "
+        "cards use GDDR."
+    )
+    assert bindings(point)["hbm"] >= {"datacenter"}
+    assert bindings("FP16 and BF16 use two bytes and FP32 uses four.")["bf16"] == {"bytes"}
+    # A verb that agrees with the second name alone ends the first clause.
+    assert (
+        "slower" not in bindings("Within a node it uses NVLink and PCIe is much slower.")["nvlink"]
+    )
+    swapped = "HBM is used on consumer cards while GDDR is used on datacenter GPUs like the H100."
+    assert swapped_binding(point, swapped) == "exact:swapped"
+    right = "HBM is used on datacenter GPUs like the H100 while GDDR is used on consumer cards."
+    assert swapped_binding(point, right) is None
+
+
+def test_hbm_said_to_be_on_consumer_cards_is_wrong(bank_grader):
+    """Stop 62's known gap: the swap went unseen because the point names its GPUs first."""
+    said = (
+        "HBM is stacked DRAM next to the GPU die with a very wide bus, giving about 3 TB/s, much "
+        "more than GDDR6X. HBM is used on {} while GDDR is used on {}."
+    )
+    graded = bank_grader("What is the difference between HBM and GDDR?")
+    wrong = graded(said.format("consumer cards", "datacenter GPUs like the H100"))[0]
+    assert any("use HBM" in w for w in wrong.wrong_claims) and wrong.score <= 3
+    right = graded(said.format("datacenter GPUs like the H100", "consumer cards"))[0]
+    assert not right.wrong_claims and right.score >= 4
+
+
+@pytest.mark.parametrize(
+    "question,answer,least",
+    [
+        (
+            "What is occupancy and is higher always better?",
+            "Occupancy is the number of active warps on an SM divided by the maximum number of "
+            "warps the SM can hold. It is limited by registers per thread, shared memory per block "
+            "and the block size. More resident warps give the scheduler other warps to issue while "
+            "some wait on memory, which hides latency. But higher isn't always better: once "
+            "latency is hidden or you're already saturating HBM bandwidth, extra warps don't help, "
+            "and forcing occupancy up by capping registers can cause spills to local memory and "
+            "less data reuse, slowing the kernel.",
+            4,
+        ),
+        (
+            "What is occupancy and is higher always better?",
+            "Occupancy is active warps per SM over the maximum. More warps hide latency. Higher is "
+            "not always better: once latency is hidden, extra warps don't help.",
+            3,
+        ),
+        (
+            "Why does loss.item() in the training loop hurt performance?",
+            "CUDA ops are launched asynchronously: the Python loop enqueues kernels and races "
+            "ahead while the GPU works through the queue. loss.item() needs the actual number on "
+            "the host, so it has to wait for every queued kernel to finish, an implicit device "
+            "synchronization. Keep a running loss on the GPU and call .item() every N steps.",
+            4,
+        ),
+        (
+            "Why use BF16 instead of FP16 for training?",
+            "BF16 has FP32's 8-bit exponent, so its range avoids the overflow and underflow that "
+            "make FP16 need loss scaling; it gives up some mantissa precision, which training "
+            "tolerates.",
+            3,
+        ),
+        (
+            "Explain FlashAttention and why it's faster.",
+            "FlashAttention tiles Q, K and V into on-chip SRAM blocks and uses an online softmax, "
+            "so the N x N score matrix is never written to HBM. In the backward pass it recomputes "
+            "the scores instead of storing them: more FLOPs, but far less memory traffic, so it is "
+            "faster in wall-clock time.",
+            3,
+        ),
+    ],
+)
+def test_a_fresh_trials_right_answers_have_no_wrong_claim(bank_grader, question, answer, least):
+    """Stop 63's trial: each scored 1-3 through a right sentence read as wrong (a dismissal
+    after a colon's condition, a relation read across two sentences, "CUDA" taking the GPU
+    kernels' role, a relative clause's FP16 as the subject of "it", "less memory traffic"
+    against "more FLOPs")."""
+    graded = bank_grader(question)(answer)[0]
+    assert graded.wrong_claims == () and graded.score >= least, graded
+
+
+def test_a_sentence_found_wrong_covers_no_other_point():
+    """The H100 said to use GDDR6X had covered the HBM bandwidth point (the model entailed it
+    from that sentence); a restatement near word for word still covers."""
+    from interviewer.claims import Claim, PointVerdict, Verdicts
+    from interviewer.evidence import no_cover_from_wrong
+
+    wrong = "the H100 itself uses GDDR6X."
+    where, speed, stack = (Claim(n, n) for n in ("where", "speed", "stack"))
+    v = no_cover_from_wrong(
+        Verdicts(
+            (
+                PointVerdict(where, "contradicted", wrong, 0.0, 0.9, "exact:swapped"),
+                PointVerdict(speed, "covered", "The H100 itself uses GDDR6X", 1.0),
+                PointVerdict(stack, "covered", wrong, 1.0, 1.0, "verbatim"),
+            )
+        )
+    )
+    assert [p.verdict for p in v.points] == ["contradicted", "missed", "covered"]
+    assert v.points[1].credit == 0.0

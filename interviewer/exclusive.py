@@ -45,27 +45,30 @@ _PAIRS = [
 
 
 def other_term(point: str, sentence: str) -> str | None:
-    """The point calls its thing one of two exclusive terms; the sentence says the same thing
-    (or, opening on "it", the answer's subject) is the other, and never says the first. The
-    term must be said of something ("A stack is a first-in first-out structure"), not name a
-    kind ("Connection-oriented service: ..." in a list of service classes)."""
+    """The point calls its thing one of two exclusive terms; a clause of the sentence says the
+    same thing (or, opening on "it", the answer's subject) is the other, and does not say the
+    first. The term must be said of something ("A stack is a first-in first-out structure"),
+    not name a kind ("Connection-oriented service: ..." in a list of service classes). Read
+    clause by clause: "A stack is first-in first-out and a queue is last-in first-out" swaps
+    the two."""
     for a, b in _PAIRS:
         for mine, other in ((a, b), (b, a)):
             said = mine.search(point)
-            turned = other.search(sentence)
-            if not (said and turned) or other.search(point) or mine.search(sentence):
+            if not said or other.search(point):
                 continue
-            if denied_before(sentence, turned.start()):
-                continue
-            head = _CLAUSE_START.split(sentence[: turned.start()])[-1]
-            subject = _subject(head, turned.group())
-            # (another named thing's: "Fortran arrays are column-major" beside NumPy's)
-            if subject is None or set(names_in(head)) - set(names_in(point)):
-                continue
-            if subject & _stems(point[: said.start()]) or (
-                not subject and _POINTS_BACK.match(head)
-            ):
-                return "exact:exclusive"
+            for clause in _CLAUSES.split(sentence):
+                turned = other.search(clause)
+                if not turned or mine.search(clause) or denied_before(clause, turned.start()):
+                    continue
+                head = clause[: turned.start()]
+                subject = _subject(head, turned.group())
+                # (another named thing's: "Fortran arrays are column-major" beside NumPy's)
+                if subject is None or set(names_in(head)) - set(names_in(point)):
+                    continue
+                if subject & _stems(point[: said.start()]) or (
+                    not subject and _POINTS_BACK.match(head)
+                ):
+                    return "exact:exclusive"
     return None
 
 
@@ -85,7 +88,7 @@ def _stems(text: str) -> set[str]:
     return {stem(t) for t in terms(text)} - _PRONOUNS
 
 
-_CLAUSE_START = re.compile(r"[.;:!?]\s+|,\s*(?:while|whereas|but|and)\s+|\s+(?:while|whereas)\s+")
+_CLAUSES = re.compile(r"[.;:!?]\s+|,(?!\s*first[- ]out\b)\s*|\s+(?:and|while|whereas|but)\s+", re.I)
 # What ties a term to the thing before it.
 _SAID_OF = re.compile(
     r"\b(?:is|are|was|were|be|works?|operates?|behaves?|follows?|stores?|stored|sends?|sent"
@@ -95,4 +98,5 @@ _SAID_OF = re.compile(
 # "This is because the connection-oriented service would ...": the term is in a clause of its own.
 _NEW_CLAUSE = re.compile(r"\b(?:because|since|why|that|if|when|as|where)\b", re.I)
 _PRONOUNS = {"it", "this", "that", "they", "which", "these", "those"}
-_POINTS_BACK = re.compile(r"\s*(?:it|it's|this|that|they|they're|which)\b", re.I)
+# ("which" is the noun just before it: "a queue, which is FIFO")
+_POINTS_BACK = re.compile(r"\s*(?:it|it's|this|that|they|they're)\b", re.I)

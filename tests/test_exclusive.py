@@ -24,6 +24,9 @@ STACK = "A stack is a last-in first-out data structure: push adds on top and pop
         ("A stack is not FIFO, it is LIFO.", False),  # says the point's term too
         ("Unlike a queue, which is FIFO, a stack pops the newest.", False),
         ("This is because FIFO queues are fair.", False),  # a clause of its own
+        # the two swapped in one sentence (a batch trial: 4/5, nothing caught)
+        ("A stack is first-in first-out and a queue is last-in first-out.", True),
+        ("Stacks are LIFO and queues are FIFO.", False),
     ],
 )
 def test_the_other_of_two_exclusive_terms_is_wrong(sentence, wrong):

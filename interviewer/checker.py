@@ -7,6 +7,7 @@ Returns the `claims.Verdicts` every grader returns.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 
@@ -18,6 +19,7 @@ from .case import Ask, Case, about_another_thing, asserts, named_it, nearest_par
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
+from .compared import topic_swapped
 from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
 from .evidence import (
@@ -255,6 +257,24 @@ def _decide(
                 case, first_contradiction(claim.text, [named_it(case, nearest, claim.text)])
             ):
                 said = nearest
+        # The part that states the point, said of the other of the two things the question
+        # compares (a swap the roles checks cannot see: the things are not names).
+        # (not a part that states another point too: "Data parallelism splits the batch ...,
+        # each with a full model copy" was entailed as the tensor-parallel point as well)
+        if not exact and not across and e >= th.entail and case.question:
+            nearest = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
+            states_another = any(
+                a[1] in (nearest, best_e[1]) and p(a)[0] >= th.entail
+                for m, others in enumerate(claim_asks)
+                if m != n_claim
+                for a in others
+            )
+            if not states_another and (
+                across := _sure(
+                    case, topic_swapped(case.question, claim.text, case.sentences[nearest])
+                )
+            ):
+                said = nearest
         again_said = restated(case, n_claim, th)
         # Nor against two things turned round or swapped inside the sentence ("trades memory
         # for compute" entailed "trades compute for memory" at 0.91; "PCIe is NVIDIA's
@@ -271,7 +291,7 @@ def _decide(
                 PointVerdict(claim, "covered", case.sentences[again_said], 1.0, 1.0, "verbatim")
             )
         elif (
-            c >= (th.contradict_given if case.given else th.contradict)
+            c >= (th.contradict_given if case.given and not _plain(case) else th.contradict)
             and c > e
             and about(case, best_c, n_claim, th)
             and asserts(case, best_c[1])
@@ -339,10 +359,27 @@ def _decide(
 # wrong number or number format stands; a closed question answered the other way and an
 # acronym expanded wrongly are checked before these.
 _SURE_AGAINST_PROSE = ("exact:number", "exact:format", "exact:exclusive")
+# A plain reference (at most three sentences of at most 40 words, no list or heading) reads
+# like a rubric's points: there two things swapped stand too. On the dev parts' plain
+# references swaps were found in 8 answers, 6 of them graded 1.5 of 5 or less (SciEntsBank
+# train 5 of 7, Mohler fold 0 1 of 1), where all the checks had found wrong answers 13 times of
+# 53 over every reference. Comparisons turned round stay out: 16 of 25 there, and Mohler's
+# "smaller problems ... the larger original problem" read against "smaller subproblems".
+_SURE_AGAINST_PLAIN = (*_SURE_AGAINST_PROSE, "exact:swapped")
+_LISTED = re.compile(r"(?:^|\s)(?:\d+[.)]|[-*\u2022]|[a-z][.)])\s|:")
 
 
 def _sure(case: Case, found: str | None) -> str | None:
-    return found if found and (not case.given or found in _SURE_AGAINST_PROSE) else None
+    if not found or not case.given:
+        return found
+    sure = _SURE_AGAINST_PLAIN if _plain(case) else _SURE_AGAINST_PROSE
+    return found if found in sure else None
+
+
+def _plain(case: Case) -> bool:
+    return len(case.claims) <= 3 and all(
+        len(c.text.split()) <= 40 and not _LISTED.search(c.text) for c in case.claims
+    )
 
 
 def _swapped_in(case: Case, claim: str) -> str | None:

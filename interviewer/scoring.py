@@ -22,7 +22,7 @@ def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, fl
     the weighted coverage of the key points decides. Wrong claims then cap it:
     a missed key point holds it under 5; a contradicted core point (or a misconception about
     one) caps at 1 (0 when nothing else is right), a contradicted supporting point at 3, two or
-    more wrong points at 2."""
+    more wrong points at 2, and any wrong point with no point right at 1."""
     points = verdicts.points
     if not points:
         return 0, 0.0
@@ -36,9 +36,14 @@ def score(verdicts: cl.Verdicts, estimate: float | None = None) -> tuple[int, fl
     wrong = verdicts.wrong_points()
     by_id = {p.claim.id: p for p in points}
     core_wrong = any(by_id[w].claim.core for w in wrong if w in by_id)
+    right = [p for p in points if p.verdict == "covered" and p.claim.id not in wrong]
     if core_wrong:
-        right = [p for p in points if p.verdict == "covered" and p.claim.id not in wrong]
         raw = min(raw, 1.0 if right else 0.4)
+    elif wrong and not right:
+        # Wrong with nothing right is "mostly incorrect" whichever point it gets wrong: a row's
+        # own reference has no core point beside others ("A stack is first-in first-out."
+        # against a two-sentence reference scored 3).
+        raw = min(raw, 1.0)
     elif len(wrong) >= 2:
         raw = min(raw, 2.0)
     elif wrong:

@@ -54,6 +54,16 @@ def test_a_wrong_supporting_point_is_one_notable_error():
     assert score(verdicts)[0] == 3
 
 
+def test_a_wrong_point_with_nothing_right_is_mostly_incorrect():
+    """A row's own two-sentence reference has no core point: "A stack is first-in first-out."
+    contradicted one and scored 3, the cap for one notable error beside right content."""
+    one, two = Claim("s1", "A stack is LIFO."), Claim("s2", "A queue is FIFO.")
+    alone = Verdicts((v(one, "contradicted"), v(two, "missed")))
+    assert score(alone, estimate=4.0)[0] == 1
+    beside = Verdicts((v(one, "contradicted"), v(two, "covered")))
+    assert score(beside, estimate=4.0)[0] == 3
+
+
 def test_covered_never_lists_a_contradicted_point_and_feedback_names_the_wrong_claim_first():
     verdicts = Verdicts(
         (

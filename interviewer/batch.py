@@ -275,7 +275,11 @@ def jobs(input_path: Path, settings: Settings, skip: set[str], out: Output) -> I
             row = Row.model_validate(raw | {"id": str(raw["id"]) if raw.get("id") else None})
         except ValidationError as e:
             err = e.errors()[0]
-            out.fail(line, key, f"{'.'.join(map(str, err['loc']))}: {err['msg']}")
+            field_name = ".".join(map(str, err["loc"]))
+            # A CSV row with fewer fields than the header leaves the rest None: say so plainly.
+            missing = err["type"] in ("missing", "string_type") and raw.get(field_name) is None
+            why = f"no {field_name} (missing column or empty field)" if missing else err["msg"]
+            out.fail(line, key, f"{field_name}: {why}")
             continue
         if problem := too_long(row.answer, settings):
             out.fail(line, key, problem)

@@ -363,8 +363,9 @@ _SURE_AGAINST_PROSE = ("exact:number", "exact:format", "exact:exclusive")
 # like a rubric's points: there two things swapped stand too. On the dev parts' plain
 # references swaps were found in 8 answers, 6 of them graded 1.5 of 5 or less (SciEntsBank
 # train 5 of 7, Mohler fold 0 1 of 1), where all the checks had found wrong answers 13 times of
-# 53 over every reference. Comparisons turned round stay out: 16 of 25 there, and Mohler's
-# "smaller problems ... the larger original problem" read against "smaller subproblems".
+# 53 over every reference. Comparisons turned round stay out (16 of 25 there), though the
+# comparative check's own swap stands: Mohler's right "smaller problems ... the larger original
+# problem" against "smaller subproblems" (5 -> 0; the one such answer on Mohler dev).
 _SURE_AGAINST_PLAIN = (*_SURE_AGAINST_PROSE, "exact:swapped")
 _LISTED = re.compile(r"(?:^|\s)(?:\d+[.)]|[-*\u2022]|[a-z][.)])\s|:")
 

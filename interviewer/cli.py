@@ -267,6 +267,17 @@ def cmd_sessions_migrate(args: argparse.Namespace, settings: Settings) -> int:
     return 1 if done.conflicts else 0
 
 
+def _fraction(text: str) -> float:
+    """A confidence threshold: 1.5 would send every grade to review, -1 none."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0-1 (confidence runs from 0 to 1)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="interviewer", description=__doc__)
     parser.add_argument("--data-dir", type=Path, help="where the index and sessions live")
@@ -322,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument(
         "--review-below",
-        type=float,
+        type=_fraction,
         metavar="X",
         help="also write grades with confidence below X (0-1) to OUTPUT.review.jsonl",
     )

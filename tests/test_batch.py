@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from interviewer.cli import main
 from tests.fake_llm import FakeLLM
 
@@ -287,3 +289,24 @@ def test_bad_paths_are_clear_errors_before_any_work(tmp_path, built_index, capsy
     assert not out.exists() and not (tmp_path / "graded.jsonl.errors.jsonl").exists()
     bad.write_text("id,question,answer\n1,What is HBM?,Stacked DRAM.\n", "utf-8")
     assert run_grade(settings, bad, out) == 0
+
+
+def test_a_short_csv_row_and_a_review_threshold_outside_0_1_say_what_is_wrong(
+    tmp_path, built_index, capsys
+):
+    """A batch trial: a short CSV row was reported as "answer: Input should be a valid string",
+    and --review-below 1.5 sent every grade to review without a word."""
+    settings, _ = built_index
+    src = tmp_path / "in.csv"
+    src.write_text("id,question,answer\n1,What is HBM?,Stacked DRAM.\n2,What is HBM?\n", "utf-8")
+    out = tmp_path / "o.jsonl"
+    assert run_grade(settings, src, out) == 1
+    errors = (tmp_path / "o.jsonl.errors.jsonl").read_text()
+    assert "answer: no answer (missing column or empty field)" in errors
+    capsys.readouterr()
+    args = ["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(tmp_path / "p")]
+    for bad in ("1.5", "-1", "abc"):
+        with pytest.raises(SystemExit) as exit_:
+            main([*args, "--review-below", bad])
+        assert exit_.value.code == 2 and "--review-below" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()

@@ -1,8 +1,9 @@
 """The two things a question compares ("the difference between data parallelism and tensor
-parallelism", "QAT vs PTQ"), and which of them a text is about. A key point about one of them,
-said of the other, is the two swapped: "in tensor parallelism each GPU holds a full copy of the
-model" entailed the data-parallel point at 0.94, as the model reads past which thing a clause
-is about; the roles checks only see named things ("HBM", "FP16"), not "data parallelism"."""
+parallelism", "a stack and a queue"), and which of them a text is about. A key point about one
+of them, said of the other, is the two swapped: "in tensor parallelism each GPU holds a full
+copy of the model" entailed the data-parallel point at 0.94, as the model reads past which
+thing a clause is about; the roles checks only see named things ("HBM", "FP16"), not "data
+parallelism"."""
 
 from __future__ import annotations
 

@@ -73,4 +73,4 @@ def topic_swapped(question: str, point: str, text: str) -> str | None:
     mine, theirs = about(point, pair), about(text, pair)
     if mine is None or theirs is None or mine == theirs:
         return None
-    return "exact:swapped"
+    return "exact:compared"

@@ -39,12 +39,14 @@ def test_the_two_things_a_question_compares(question, pair):
     ],
 )
 def test_a_point_about_one_thing_said_of_the_other(sentence, swapped):
-    assert (topic_swapped(DP_TP, DP, sentence) == "exact:swapped") == swapped
+    assert (topic_swapped(DP_TP, DP, sentence) == "exact:compared") == swapped
 
 
-def test_a_definition_swap_against_a_rows_own_reference_scores_0_or_1(tmp_path):
-    """A batch trial: the two definitions swapped scored 5, "Complete answer", each point
-    covered by the sentence that gives it to the other thing."""
+def test_against_a_rows_own_reference_a_comparison_swap_is_not_a_wrong_claim(tmp_path):
+    """Tried and taken back: against the rows' own references the check found right answers
+    wrong (Mohler's held-out "Function definition contains the code ...", the model having
+    entailed the prototype sentence from it). The swapped definitions are graded on their
+    content there; against a curated rubric the check stands."""
     from interviewer.config import Settings
     from interviewer.grader import grade
 
@@ -58,13 +60,19 @@ def test_a_definition_swap_against_a_rows_own_reference_scores_0_or_1(tmp_path):
         "tensor parallelism each GPU holds a full copy of the model and processes a different "
         "slice of the batch."
     )
-    partial = "Data parallelism splits the batch across GPUs, each with a full model copy."
     graded = grade(DP_TP, swapped, reference_answer=reference, settings=settings)
-    assert graded.score <= 1 and len(graded.wrong_claims) == 2
-    graded = grade(DP_TP, partial, reference_answer=reference, settings=settings)
-    assert graded.score >= 2 and not graded.wrong_claims
-    # Against a listed reference (numbered items, headings) swaps do not stand: on the dev
-    # parts' such references they were found mostly in right answers.
-    listed = f"Two kinds: 1. {reference.replace('. In tensor', '. 2. In tensor')}"
-    graded = grade(DP_TP, swapped, reference_answer=listed, settings=settings)
-    assert not graded.wrong_claims
+    assert graded.wrong_claims == ()
+
+
+def test_the_bank_question_on_data_and_model_parallelism_with_the_two_swapped(bank_grader):
+    question = "What is the difference between data parallelism and model parallelism?"
+    swapped, right = bank_grader(question)(
+        "In data parallelism the model is split across GPUs, with each GPU holding a different "
+        "group of layers, while in model parallelism every GPU holds a full copy of the model "
+        "and processes a different slice of the batch, with gradients all-reduced.",
+        "In data parallelism every GPU holds a full copy of the model and processes a different "
+        "slice of the batch, with gradients all-reduced, while in model parallelism the model "
+        "itself is split across GPUs, each holding part of the layers or tensors.",
+    )
+    assert swapped.score <= 1 and swapped.wrong_claims
+    assert right.score >= 4 and not right.wrong_claims

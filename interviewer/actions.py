@@ -39,12 +39,20 @@ _DETERMINERS = {"the", "a", "an", "its", "their", "your", "our", "my", "this", "
 _PREPOSITIONS = {"with", "as", "by", "when", "in", "at", "to", "for", "from", "of", "on", "over"}
 _CLAUSE = re.compile(r"[,;:]\s*|\s+(?:and|but|while|whereas|so|then)\s+", re.I)
 _NEGATED = re.compile(r"(?:\b(?:not|no|never|without|avoid|instead\s+of)|n't)\s*$")
-_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|only|until|once)\b", re.I)
+# ("at once" is no condition)
+_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|only|until|(?<!\bat )once)\b", re.I)
 # Who speaks or is told: an imperative's "you", a plan's "I'd" are no subject.
 _NO_SUBJECT = {
     "you", "we", "i", "i'd", "i'll", "we'd", "just", "then", "also", "first", "should", "would",
     "could", "can", "try", "want", "need", "needs", "will", "simply", "instead", "let", "lets",
 }  # fmt: skip
+
+# "The fix is to lower occupancy": a prescription, said as an imperative is.
+_PRESCRIBED = re.compile(
+    r"\b(?:fix|solution|remedy|cure|answer|approach|trick|way|goal|plan|idea|step|move)"
+    r"\s+(?:here\s+|then\s+)?(?:is|was|would\s+be|'s)\s+(?:to\s+)?$",
+    re.I,
+)
 
 LOOK = 200  # characters read either side of an action: its negation, subject and object
 Action = tuple[int, str, frozenset[str]]  # direction, object, subject's words
@@ -76,6 +84,8 @@ def actions(text: str) -> list[Action]:
         verb = (m.group(1) or m.group(0).split()[0]).lower()
         clause = "" if verb.endswith("ing") else _CLAUSE.split(before)[-1]
         subject = frozenset(t.lower() for t in terms(clause)) - _NO_SUBJECT
+        if _PRESCRIBED.search(before):
+            subject = frozenset()
         out.append((direction, thing, subject))
     return out
 
@@ -86,15 +96,20 @@ def words_before(text: str, at: int) -> str:
     return text[max(0, at - LOOK) : at]
 
 
+# "lower it to 0", "lower occupancy to one block per SM"
+_TO_A_NUMBER = re.compile(
+    r"\s*[\w.\-]+(?:\s+[\w.\-]+)?\s+to\s+(?:\d|(?:one|two|three|four|eight|half|a\s+single)\b)",
+    re.I,
+)
+
+
 def _lowered(after: str) -> bool:
-    """ "lower" is a verb here: "lower the batch size", "lower it to 0", "lower num_workers"
+    """ "lower" is a verb here: "lower the batch size", "lower it to one", "lower num_workers"
     (an identifier the clause ends after; "lower num_workers values" is an adjective)."""
     words = _WORD.findall(after)[:2]
     if not words:
         return False
-    if words[0].lower() in _DETERMINERS or re.match(
-        r"\s*[\w.\-]+(?:\s+[\w.\-]+)?\s+to\s+\d", after
-    ):
+    if words[0].lower() in _DETERMINERS or _TO_A_NUMBER.match(after):
         return True
     ends = len(words) == 1 or words[1].lower() in _ENDS_OBJECT
     return ends and bool(re.search(r"[_.\d]", words[0]))

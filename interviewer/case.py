@@ -180,3 +180,12 @@ def named_it(case: Case, i: int, point: str) -> str:
 _BEFORE_IT = re.compile(r"[.!?;]\s+|,\s+(?:and|but|while|whereas|so)\s+", re.I)
 _TRAILING = re.compile(r",?\s+(?:and|but|so|while|whereas)$", re.I)
 _IT = re.compile(r"it('s|\s+is)?\b", re.I)
+
+
+def sentence_of(case: Case, i: int) -> str:
+    """The answer's sentence that item i was cut from (itself when it is one)."""
+    part = case.sentences[i]
+    return next((t for t in _SENTENCE_END.split(case.text) if part in t), part)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

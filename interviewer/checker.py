@@ -13,8 +13,16 @@ from functools import partial
 import numpy as np
 
 from .acronyms import expansion_differs
-from .bound import bound_number, format_wrong
-from .case import Ask, Case, about_another_thing, asserts, named_it, nearest_part, parts_of
+from .case import (
+    Ask,
+    Case,
+    about_another_thing,
+    asserts,
+    named_it,
+    nearest_part,
+    parts_of,
+    sentence_of,
+)
 from .claims import PointVerdict, Verdicts
 from .claims import margin as _margin
 from .clauses import ask_again, covered_by_clauses
@@ -29,10 +37,11 @@ from .evidence import (
     quote_part,
     restated,
     saying,
+    swapped_in,
 )
 from .nli import Entailment
-from .roles import first_contradiction, swapped_binding, swapped_kinds
-from .scope import scope_flipped
+from .quantities import states_number
+from .roles import first_contradiction
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
 
@@ -120,7 +129,16 @@ def check_many(
     if flat and nli is not None:
         more = iter(nli.probabilities(flat))
         results = [
-            covered_by_clauses(v, a, [next(more) for _ in a], case.sentences, th.entail) if a else v
+            covered_by_clauses(
+                v,
+                a,
+                [next(more) for _ in a],
+                case.sentences,
+                th.entail,
+                partial(_clause_contradicts, case),
+            )
+            if a
+            else v
             for case, v, a in zip(cases, results, again, strict=True)
         ]
     return [no_cover_from_wrong(v) for v in results]
@@ -238,14 +256,19 @@ def _decide(
             # point was tried too: model answers with a false wrong claim went 2 -> 10 of 94.)
             part = nearest_part(case, case.claim_vectors[n_claim], top[1])
             for i in dict.fromkeys((part, top[1])):
-                if exact := _sure(
+                exact = _sure(
                     case, first_contradiction(claim.text, [named_it(case, i, claim.text)])
-                ):
+                )
+                # A part's other number where its sentence gives the point's own ("about 140
+                # GB, so you need at least two 80 GB GPUs") is a number of something else.
+                if exact == "exact:number" and states_number(claim.text, sentence_of(case, i)):
+                    exact = None
+                if exact:
                     said = saying(case, claim.text, i)
                     break
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
-            across = None if exact else _sure(case, _swapped_in(case, claim.text))
+            across = None if exact else _sure(case, swapped_in(case, claim.text))
         # The sentence that would cover it, however far its words (a long sentence that turns
         # the point round sat below 0.5 and was entailed at 0.93); inside a whole short answer
         # read as one premise, the sentence nearest the point.
@@ -281,8 +304,9 @@ def _decide(
         # number (the model reads "300 GB/s" as entailing "900 GB/s" at 0.93); other exact
         # checks yield to a sure entailment.
         # (nor against a subject said not to do what the point says it does: "MIG ... but they
-        # aren't isolated in hardware" entailed the isolation point)
-        stands = exact in ("exact:swapped", "exact:number", "exact:denied")
+        # aren't isolated in hardware" entailed the isolation point; nor against the other of
+        # two exclusive terms: "LLM decode is compute-bound" entailed "... memory-bound")
+        stands = exact in ("exact:swapped", "exact:number", "exact:denied", "exact:exclusive")
         if found := across or (exact if e < 0.9 or stands else None):
             verdicts.append(PointVerdict(claim, "contradicted", quote(said), 0.0, 0.9, found))
         elif again_said is not None:
@@ -364,29 +388,9 @@ _SURE_AGAINST_PROSE = ("exact:number", "exact:format", "exact:exclusive")
 # held-out folds 6 answers graded 4 to 5 (r 0.614 -> 0.599; 2 by the comparison alone).
 
 
+def _clause_contradicts(case: Case, point: str, clause: str) -> str | None:
+    return _sure(case, first_contradiction(point, [clause]))
+
+
 def _sure(case: Case, found: str | None) -> str | None:
     return found if found and (not case.given or found in _SURE_AGAINST_PROSE) else None
-
-
-def _swapped_in(case: Case, claim: str) -> str | None:
-    """Roles swapped across the answer (the top sentence alone was checked): between things of
-    one kind across its sentences, between two named things within one sentence, or between
-    the point's subject and another point's across the answer, or a thing moved to the other
-    side of a scope (within a node or across nodes); or the point's subject given
-    another count of a part ("BF16 only gets 5 exponent bits"), or a number format something
-    it is not (`format_wrong`)."""
-    if not case.text:
-        return None
-    if found := format_wrong(claim, case.text):
-        return found
-    if len(case.sentences) < 2:
-        return None
-    siblings = [c.text for c in case.claims if c.text != claim]
-    alone = [t for i, t in enumerate(case.sentences) if i not in case.cut]
-    return (
-        swapped_kinds(claim, case.text)
-        or scope_flipped(claim, case.text)
-        or bound_number(claim, case.text)
-        or next((found for t in alone if (found := swapped_binding(claim, t))), None)
-        or swapped_binding(claim, case.text, siblings)
-    )

@@ -50,12 +50,13 @@ def effect_flipped(point: str, sentence: str) -> str | None:
     for sign, denied, driver, target in _effects(point):
         if denied or not sign:
             continue
+        # The opposite driver's effect is the point's driver's the other way round: "smaller
+        # batches raise it" says larger ones lower it ("fewer registers raise occupancy"
+        # agrees with "more registers lower it").
         same = [
-            (s, d)
+            (-s if _opposite(dr, driver) else s, d)
             for s, d, dr, t in said
-            if (t & target or t == _UNRESOLVED)
-            and (dr - _GENERIC) & (driver - _GENERIC)
-            and not _opposite(dr, driver)
+            if (t & target or t == _UNRESOLVED) and (dr - _GENERIC) & (driver - _GENERIC)
         ]
         if same and all(_turned(sign, s, d) for s, d in same):
             return "exact:comparative"

@@ -40,6 +40,7 @@ _PAIRS = [
         (r"strong scaling", r"weak scaling"),
         (r"at compile[- ]time", r"at run[- ]?time"),
         (r"(?:over|via|uses?|using|on top of)\s+TCP", r"(?:over|via|uses?|using|on top of)\s+UDP"),
+        (r"(?:memory[- ](?:bandwidth[- ])?|bandwidth[- ])bound", r"(?:compute|math)[- ]bound"),
     )
 ]
 

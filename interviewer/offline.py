@@ -26,6 +26,7 @@ from .checker import Case, check_many
 from .clauses import clauses_of
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
+from .evidence import as_said
 from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
@@ -355,7 +356,7 @@ class OfflineGrader:
         w = self.model.verdict_weight[kind]
         estimate = self.model.calibrated((1 - w) * pred + w * 5.0 * verdicts.coverage, kind)
         return from_verdicts(
-            verdicts,
+            as_said(verdicts, answer),
             estimate,
             replace(self.provenance(origin), rubric_id=rubric_id(refs, origin)),
             refs,

@@ -32,7 +32,10 @@ _NOT_PROPERTY = {
     "even", "like", "used", "called", "known", "what's", "over", "into", "from", "with",
 }  # fmt: skip
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:because|so|but|while|whereas|and|since|which)\b", re.I)
-_CONDITIONAL = re.compile(r"\b(?:if|unless|when|whenever|until|once|whether)\b", re.I)
+# ("at once" and "only once" are no condition)
+_CONDITIONAL = re.compile(
+    r"\b(?:if|unless|when|whenever|until|(?<!\bat )(?<!\bonly )once|whether)\b", re.I
+)
 # Any hint of a belief keeps the exact checks silent (`reported`); stating a misconception asks
 # for the narrower `attributed`, since a missed wrong claim there costs as much as a false one.
 _BELIEF = re.compile(

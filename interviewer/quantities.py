@@ -257,6 +257,12 @@ def quantities(text: str, ranges: bool = False) -> set[tuple[str, float]]:
     return out
 
 
+def states_number(point: str, text: str) -> bool:
+    """The text gives one of the point's numbers, with its unit."""
+    said = quantities(text)
+    return any(u == su and _close(v, sv) for u, v in quantities(point) for su, sv in said)
+
+
 def number_off(point: str, sentence: str) -> bool:
     """The sentence gives one number of a quantity the point gives, far from each of the
     point's."""
@@ -373,22 +379,29 @@ def _orders_apart(a: float, b: float) -> bool:
     return a > 0 and max(a, b) / min(a, b) >= 10
 
 
-def numbers_like(sentence: str, point: str, wrong: str) -> int:
+def numbers_like(sentence: str, point: str, wrong: str, setting: str = "") -> int:
     """-1 when the sentence gives numbers the misconception gives and none the point gives
     ("about 600 GB/s per GPU" against the point's 900 GB/s and the misconception's 600), 1 the
     other way round, 0 when its numbers decide neither. The NLI model reads "600 GB/s" and
-    "900 GB/s" as near enough to entail each other."""
+    "900 GB/s" as near enough to entail each other. Beside one of the point's numbers, a number
+    `setting` gives too (the question's other points: "one 80 GB GPU") decides nothing."""
     point_has, wrong_has = quantities(point, ranges=True), quantities(wrong, ranges=True)
+    given = quantities(setting, ranges=True) if setting else set()
     # Only a quantity both give: "95%" from the question is in its misconceptions too.
     both = {q for q, _ in point_has} & {q for q, _ in wrong_has}
-    sides = set()
+    right_said, wrong_said = False, []
     for quantity, value in quantities(sentence):
         if quantity in both:
             right = any(_close(v, value) for q, v in point_has if q == quantity)
             wrongly = any(_close(v, value) for q, v in wrong_has if q == quantity)
             if right != wrongly:
-                sides.add(1 if right else -1)
-    return sides.pop() if len(sides) == 1 else 0
+                right_said |= right
+                if wrongly:
+                    wrong_said.append((quantity, value))
+    if right_said and wrong_said:
+        set_apart = all(any(g == q and _close(gv, v) for g, gv in given) for q, v in wrong_said)
+        return 1 if set_apart else 0
+    return 1 if right_said else -1 if wrong_said else 0
 
 
 def _close(a: float, b: float) -> bool:

@@ -45,9 +45,9 @@ def first_contradiction(point: str, sentences: list[str]) -> str | None:
     property_flipped, verb_flipped, passive_flipped, subject_denied, location_flipped,
     trend_flipped, effect_flipped, ratio_inverted, other_term, multiple_swapped) in these
     sentences."""
-    point = _as_bound(point)
+    point = _as_bound(_unabbreviated(point))
     checks = _sound_checks(point)
-    for sentence in map(_as_bound, sentences):
+    for sentence in (_as_bound(_unabbreviated(s)) for s in sentences):
         for check in checks:
             if found := check(point, sentence):
                 return found
@@ -61,6 +61,21 @@ _BOUND_BY = re.compile(
     r"(compute|memory[- ]bandwidth|memory|bandwidth|latency)\b(?![- ](?:capacity|size|footprint))",
     re.I,
 )
+
+
+# The checks split clauses at a full stop: "automate it, e.g. PyTorch's autocast" read
+# "PyTorch" as a subject taking the point's role.
+_ABBREVIATIONS = (
+    (re.compile(r"\be\.\s?g\.", re.I), "for example"),
+    (re.compile(r"\bi\.\s?e\.", re.I), "that is"),
+    (re.compile(r"\b(etc|vs|cf|approx)\.(?=\s+[a-z0-9])"), r"\1"),
+)
+
+
+def _unabbreviated(text: str) -> str:
+    for abbreviation, said in _ABBREVIATIONS:
+        text = abbreviation.sub(said, text)
+    return text
 
 
 def _as_bound(text: str) -> str:
@@ -183,7 +198,9 @@ def about_another(claim: str, sentence: str) -> bool:
     lead = subject_of(sentence)  # "" when the sentence points back ("It has lower bandwidth")
     # A condition names another thing only with a name the claim does not ("On an A100 you can
     # go up to 16 instances" is about the A100 of "MIG can split an A100 into ... 16").
-    opens = lead in OPENERS and bool(set(theirs) - set(mine))
+    # (not a compound of one the claim names: "per-GPU traffic" beside "each GPU")
+    others = {t for t in set(theirs) - set(mine) if not set(t.split("-")) & set(mine)}
+    opens = lead in OPENERS and bool(others)
     return bool(mine and (lead in theirs or opens) and mine[0] not in theirs)
 
 

@@ -44,13 +44,16 @@ def stated_misconceptions(
                 return float(p(a)[0] - probs[a[0] + 1][0])
 
             point = point_of.get(wrong.contradicts, "")
+            # The question's other points give its setting ("one 80 GB GPU"): a number they
+            # share with the misconception is not what the misconception gets wrong.
+            setting = " ".join(t for i, t in point_of.items() if i != wrong.contradicts)
             sure = [a for a in asked if p(a)[0] >= th.stated and over(a) >= th.stated_margin]
             # Or sure by its numbers: the model reads "600 GB/s" as entailing "900 GB/s" too.
             sure = sure or [
                 a
                 for a in asked
                 if p(a)[0] >= th.stated
-                and numbers_like(case.sentences[a[1]], point, wrong.text) < 0
+                and numbers_like(case.sentences[a[1]], point, wrong.text, setting) < 0
             ]
             best = max(sure or asked, key=over)
             # A sentence that echoes one of the misconception's own texts, and is clearly
@@ -87,7 +90,7 @@ def stated_misconceptions(
             # gives the names the point's words it says the point, where the misconception's,
             # that, however the probabilities and similarities fall.
             binds = binds_like(case.sentences[said_at], point, wrong.text) or numbers_like(
-                case.sentences[said_at], point, wrong.text
+                case.sentences[said_at], point, wrong.text, setting
             )
             own_point = next((c for c in case.claims if c.id == wrong.contradicts), None)
             said = (

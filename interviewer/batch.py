@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import statistics
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -64,6 +65,9 @@ class Summary:
     errors: int = 0
     scores: list[int] = field(default_factory=list)
     grader: str = ""
+    # Rows graded 0 for what they are, not what they say (an injection, another language):
+    # counted apart, so a low mean can be read.
+    flagged: Counter[str] = field(default_factory=Counter)
 
     @property
     def mean(self) -> float | None:
@@ -75,6 +79,7 @@ class Summary:
             "graded": self.graded,
             "resumed_past": self.skipped,
             "mean_score": self.mean,
+            "flagged": dict(sorted(self.flagged.items())),
             "grader": self.grader,
             "errors": self.errors,
             "output": str(output),
@@ -234,6 +239,7 @@ class Output:
             self.review.write(row)
         self.summary.graded += 1
         self.summary.scores.append(grade.score)
+        self.summary.flagged.update(grade.flags)
 
     def result(self, job: Job, graded: Grade | Exception) -> None:
         """Write one row's outcome: its grade, or why it could not be graded."""

@@ -82,6 +82,7 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
             [
                 f"### Score so far {score_so_far(session, len(session.turns) - 1)}/5",
                 "",
+                *_reply_line(turn),
                 "A follow-up question is next. What you missed, and a model answer, are "
                 "shown when this question is closed.",
                 "",
@@ -90,6 +91,14 @@ def grade_card(session: Session, engine: Engine) -> tuple[str, str]:
         ),
         _references(turn),
     )
+
+
+def _reply_line(turn: Turn) -> list[str]:
+    """A reply to a follow-up, scored on its own: the question's score above moves little with
+    one reply, and a wrong reply must not pass for an accepted one."""
+    if turn.prompt.kind != "follow_up" or turn.grade is None:
+        return []
+    return [f"_Your reply to the follow-up, on its own: {turn.grade.score}/5._", ""]
 
 
 def _references(turn: Turn) -> str:
@@ -114,7 +123,7 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
     qid = turn.prompt.question_id
     rubric = engine.rubric_for(qid)
     result = question_result(session.turns, qid)
-    lines = [f"### Score {result.score}/5", "", as_typed(result.feedback), ""]
+    lines = [f"### Score {result.score}/5", "", as_typed(result.feedback), "", *_reply_line(turn)]
     lines += [note, ""] if note else []
     lines += _delivery(engine, turn)
     if g.flags:

@@ -89,6 +89,9 @@ def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
         for q, d in zip(bank.questions, data["questions"], strict=True):
             r = rubric_of(q, rubrics)
             d["rubric"] = r.to_dict() if r else None
+            # What grading uses: a rubric without key points (an advice question's) leaves the
+            # reference's own sentences as key points ("auto").
+            d["graded_with"] = "auto" if not (r and r.key_points) else r.origin
         print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     for group, counts in bank.counts().items():

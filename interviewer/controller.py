@@ -150,6 +150,7 @@ class Controller:
             f"Session {session.id} · {mode} · question "
             f"{max(1, min(number, session.plan.length))}/{session.plan.length}"
             + (" · follow-up" if current is not None and current.kind == "follow_up" else "")
+            + (f" · {current.difficulty}" if current is not None else "")
             if session.status == "active"
             else f"Session {session.id} · ended"
         )

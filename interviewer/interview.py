@@ -304,7 +304,7 @@ class Engine:
         """The key point to probe next: a contradicted one first, then the most important one
         still missed, never one probed before in this question; None when follow-ups are used
         up, the answer was a non-answer, the question scores FOLLOW_UP_UNDER (4) or more so
-        far, or nothing is missed."""
+        far (in a deep dive: 5, or 4 with every core point covered), or nothing is missed."""
         if session.followups_here >= session.plan.max_followups or set(grade.flags) & {
             "injection",
             "empty",
@@ -319,7 +319,10 @@ class Engine:
         probed = {t.prompt.focus for t in turns if t.prompt.kind == "follow_up"}
         probed |= self._hinted(turns, rubric)
         state = question_result(turns, q.id)
-        if state.score >= FOLLOW_UP_UNDER:
+        # A deep dive also probes a 4 that left out a core point (a trial's deep dive asked one
+        # follow-up in seven questions, an answer without pipeline parallelism among them).
+        digs = session.plan.mode == "deep dive" and state.score == FOLLOW_UP_UNDER
+        if state.score >= FOLLOW_UP_UNDER and not digs:
             return None
         wrong = {c.point_id for c in state.claims if c.verdict == "contradicted"}
         covered = {c.point_id for c in state.claims if c.verdict == "covered"}
@@ -327,6 +330,8 @@ class Engine:
         # probe gives the candidate the chance to correct it.
         for point in sorted(rubric.ordered(), key=lambda k: k.id not in wrong):
             if point.id not in covered and point.id not in probed:
+                if digs and point.weight != "core":
+                    continue
                 return point
         return None
 
@@ -390,6 +395,16 @@ class Engine:
         return self.hints_given(prompt, session.hints)[-1]
 
     def end(self, session: Session) -> None:
+        # A question on screen unanswered stays in the record, as a skip: the report lists it.
+        # (a follow-up's question is there already)
+        if (
+            session.status == "active"
+            and session.current is not None
+            and session.current.kind == "question"
+        ):
+            session.turns.append(
+                Turn(session.current, "", None, self.clock(), skipped=True, hints=session.hints)
+            )
         session.current, session.status = None, "ended"
 
     def _require_active(self, session: Session) -> Prompt:

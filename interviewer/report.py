@@ -150,6 +150,7 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                     for c in result.claims
                 ],
                 "model_answer": model,
+                "hints": sum(t.hints for t in turns),
                 "graded_by": sorted({grader_label(t.grade.provenance) for t in turns if t.grade}),
             }
         )
@@ -247,7 +248,13 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
             for w in data["wrong_claims"]
         ]
     if data["study_plan"]:
-        lines += ["", "## Study plan", "", "The key points you missed, question by question."]
+        lines += [
+            "",
+            "## Study plan",
+            "",
+            "The key points you missed, question by question: the core points first, then the "
+            'supporting ones ("Also:").',
+        ]
         by_question: dict[str, list[dict[str, Any]]] = {}
         for s in data["study_plan"]:
             by_question.setdefault(s["question"], []).append(s)
@@ -263,6 +270,8 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         lines += [f"### {n}. {q['question']} — {score}", ""]
         if len(data["graded_by"]) > 1 and q["graded_by"]:  # graders mixed: say whose this is
             lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
+        if q["hints"]:
+            lines += [f"_Hints taken: {q['hints']}._", ""]
         for a, asked, said in zip(q["answers"], q["follow_ups"], q["delivery"], strict=True):
             if a is None:  # marked as a skipped question is, in its line
                 lines += [f"**Follow-up:** {asked} — skipped", ""]

@@ -18,12 +18,14 @@ MODES: dict[str, dict[str, Any]] = {
     "rapid-fire": {"followups": 0, "seconds": 60},
 }
 # A question whose result so far is under this gets a follow-up on a key point it missed or got
-# wrong (up to the mode's count); a 4 with a minor point missed moves on.
+# wrong (up to the mode's count); a 4 with a minor point missed moves on (in a deep dive, a 4
+# with a core point missed is probed on it).
 FOLLOW_UP_UNDER = 4
 # The mode selector's words: they must say the rule above (a trial's 4/5 expected one).
 MODE_INFO = (
     f"Phone screen: a follow-up when an answer scores {FOLLOW_UP_UNDER - 1} or less, on a key "
-    "point it missed or got wrong (a 4 or 5 moves on). Deep dive: up to two. "
+    "point it missed or got wrong (a 4 or 5 moves on). Deep dive: up to two, and a 4 that "
+    "missed a core point is probed too. "
     "Rapid-fire: no follow-ups, 60 seconds per answer."
 )
 

@@ -37,7 +37,7 @@ def write_jsonl(path: Path, items: list) -> Path:
     return path
 
 
-def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index):
+def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index, capsys):
     settings, _ = built_index
     src = tmp_path / "in.csv"
     with src.open("w", newline="") as f:
@@ -68,6 +68,8 @@ def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index):
     errors = [json.loads(x) for x in (tmp_path / "out.csv.errors.jsonl").read_text().splitlines()]
     assert [(e["id"], e["line"]) for e in errors] == [("b", 3), ("c", 4)]
     assert "question" in errors[0]["reason"] and "limit" in errors[1]["reason"]
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["flagged"] == {"empty": 1}  # the mean's zero, counted apart
 
 
 def test_jsonl_malformed_lines_and_summary(tmp_path, built_index, capsys):

@@ -225,3 +225,12 @@ def test_hints_stay_in_the_chat_and_a_replys_flag_is_named_as_the_replys(control
     assert "Your last reply: marked as no attempt" in view.card
     assert "Delivery" not in view.card  # nothing to say of how "I don't know" was said
     assert hint in [m["content"] for m in view.chat]
+
+
+def test_the_status_line_shows_the_difficulty_of_the_question_on_screen(controller):
+    """A user trial (stop 64): difficulty moved easy -> medium -> hard, and the page never said."""
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "hard", "phone screen", 2)
+    session = controller.store.load(view.session_id)
+    assert session is not None and session.current is not None
+    assert view.status.endswith(f"question 1/2 · {session.current.difficulty}")

@@ -95,7 +95,14 @@ def test_cli_bank_json_and_search(built_index, capsys):
         "span",
         "key_points",
         "variants",
+        "graded_with",
     } <= set(q)
+    # An advice question's rubric has no key points: grading uses the reference's sentences
+    # (a batch trial read "authored" and found `rubric: auto` in the grades).
+    advice = [x for x in data["questions"] if x["kind"] == "advice" and x["rubric"]]
+    assert advice and all(
+        x["graded_with"] == "auto" for x in advice if not x["rubric"].get("key_points")
+    )
     assert (
         main(
             [

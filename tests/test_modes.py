@@ -33,3 +33,22 @@ def test_a_4_with_a_minor_point_missed_moves_on_and_a_3_or_less_gets_one_follow_
     assert three.decision == "follow-up" and three.next.focus in missed
     after = engine.answer(s, "It matters when activations do not fit.")
     assert after.next is None or after.next.kind == "question"  # one follow-up at most
+
+
+def test_a_deep_dive_probes_a_4_that_missed_a_core_point_and_a_phone_screen_moves_on(engine):
+    """A user trial (stop 64): a deep dive asked one follow-up in seven questions; an answer
+    that left out pipeline parallelism scored 4 and was never asked about it."""
+    q = next(q for q in engine.bank.questions if q.text.startswith("What is gradient checkp"))
+    rubric = engine.rubric(q)
+    core = [k for k in rubric.ordered() if k.weight == "core"]
+    said = " ".join([k.text for k in core[1:]] + [k.text for k in rubric.ordered()[len(core) :]])
+    outs = {}
+    for mode in ("deep dive", "phone screen"):
+        s = engine.start(Plan((), "easy", 2, mode))
+        s.current = engine._ask(q)
+        outs[mode] = engine.answer(s, said)
+    deep, phone = outs["deep dive"], outs["phone screen"]
+    assert deep.turn.grade.score == phone.turn.grade.score == FOLLOW_UP_UNDER
+    assert deep.decision == "follow-up" and deep.next.focus == core[0].id
+    assert phone.decision == "harder" and phone.next.kind == "question"
+    assert "a 4 that missed a core point is probed too" in MODE_INFO

@@ -147,3 +147,36 @@ def test_the_candidates_words_are_quoted_as_typed_on_the_card_and_in_the_report(
     assert "> HBM has \\*lower\\* bandwidth" in md and "> GDDR is the \\*stacked\\* memory." in md
     html = printable_html(md, "report")
     assert "GDDR is the *stacked* memory." in html and "<em>stacked</em>" not in html
+
+
+def test_a_question_left_unanswered_at_the_end_is_in_the_report_marked_skipped(engine):
+    """A user trial (stop 63): the question on screen when End was pressed was left out."""
+    s = engine.start(Plan(("memory",), "easy", 3, "deep dive"))
+    shown = s.current
+    assert shown is not None
+    engine.end(s)
+    data = to_json(s, engine.bank, engine.rubric)
+    asked = next(x for x in data["questions"] if x["id"] == shown.question_id)
+    assert asked["skipped"] and asked["score"] is None
+    assert data["questions_skipped"] == 1 and data["mean_score"] is None
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert shown.text in md.split("## Questions", 1)[1]
+    engine.end(s)  # ending again records nothing more
+    assert len(s.turns) == 1
+
+
+def test_a_reply_to_a_follow_up_shows_its_own_score_and_the_report_counts_hints(engine):
+    """A user trial (stop 64): a wrong reply to a follow-up showed only the question's score
+    ("3/5, the core idea is there"), and the report left out the hints taken."""
+    s, _, _ = with_follow_up(engine)
+    engine.hint(s)
+    engine.answer(s, "No idea, maybe it is the same as HBM.")
+    card, _ = grade_card(s, engine)
+    reply = s.turns[-1]
+    assert reply.prompt.kind == "follow_up" and reply.grade is not None
+    assert f"_Your reply to the follow-up, on its own: {reply.grade.score}/5._" in card
+    engine.end(s)
+    md = to_markdown(s, engine.bank, engine.rubric)
+    section = md.split("## Questions", 1)[1]
+    assert "_Hints taken: 1._" in section
+    assert 'then the supporting ones ("Also:")' in md or "## Study plan" not in md

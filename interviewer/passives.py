@@ -107,8 +107,14 @@ def _stems(words: frozenset[str] | list[str]) -> frozenset[str]:
 
 def _same_thing(said: frozenset[str], told: frozenset[str]) -> bool:
     """What the verb acts on: the sentence's names something the point's does ("the
-    parameters" in "the parameters, gradients and optimizer states")."""
-    return bool(said and told and said & told)
+    parameters" in "the parameters, gradients and optimizer states"), not only a word of how
+    much ("the full model is never materialized" against "one block's full parameters are")."""
+    return bool((said & told) - _HOW_MUCH)
+
+
+_HOW_MUCH = frozenset(
+    stem(w) for w in ("full", "whole", "entire", "all", "each", "every", "only", "about", "own")
+)
 
 
 def _same_doer(said: frozenset[str], told: frozenset[str]) -> bool:

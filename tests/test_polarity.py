@@ -289,6 +289,12 @@ SPOT = "Spot instances can be preempted by the provider at short notice, so jobs
         (SPOT, "Spot instances are not preempted by the scheduler but by the provider.", False),
         (SPOT, "If you pay on demand, instances are never preempted.", False),
         (SPOT, "People think spot instances are never preempted.", False),
+        # A word of how much names no thing: the whole model is not one unit's parameters.
+        (
+            "With FSDP only one unit's full parameters are gathered at a time.",
+            "The full model is never gathered at once.",
+            False,
+        ),
     ],
 )
 def test_a_passive_denial_is_read_against_the_active_point(point, sentence, flipped):

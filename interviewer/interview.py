@@ -352,8 +352,7 @@ class Engine:
 
     def skip(self, session: Session) -> Outcome:
         prompt = self._require_active(session)
-        turn = Turn(prompt, "", None, self.clock(), skipped=True, hints=session.hints)
-        session.turns.append(turn)
+        turn = self._skipped(session, prompt)
         session.hints, session.followups_here = 0, 0
         last = session.main_questions() >= session.plan.length
         nxt = None if last else self.pick(session, prompt.difficulty)
@@ -363,6 +362,12 @@ class Engine:
         if session.current is None:
             session.status = "ended"
         return Outcome(turn, session.current, "skip")
+
+    def _skipped(self, session: Session, prompt: Prompt) -> Turn:
+        """The prompt recorded as skipped, with the hints taken on it."""
+        turn = Turn(prompt, "", None, self.clock(), skipped=True, hints=session.hints)
+        session.turns.append(turn)
+        return turn
 
     def hint_ladder(self, prompt: Prompt) -> tuple[str, ...]:
         """The question's hints, each more specific; on a follow-up, those nearest to the point
@@ -402,9 +407,7 @@ class Engine:
             and session.current is not None
             and session.current.kind == "question"
         ):
-            session.turns.append(
-                Turn(session.current, "", None, self.clock(), skipped=True, hints=session.hints)
-            )
+            self._skipped(session, session.current)
         session.current, session.status = None, "ended"
 
     def _require_active(self, session: Session) -> Prompt:

@@ -120,7 +120,11 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "cluster",
         "spot",
         "preemptible",
-        "cost",
+        "cost of training",
+        "estimate the cost",
+        "estimated cost",
+        "raises cost",
+        "gpu-hour",
         "platform",
         "share one gpu",
         "nvidia-smi",
@@ -166,7 +170,17 @@ def topics_of(variants: Sequence[RawItem]) -> tuple[str, ...]:
 
 def _named(text: str, times: int) -> tuple[str, ...]:
     lowered = f" {text.lower()} "
-    return tuple(t for t, words in TOPICS.items() if sum(w in lowered for w in words) >= times)
+    return tuple(
+        t for t, words in TOPICS.items() if sum(_starts_word(w, lowered) for w in words) >= times
+    )
+
+
+def _starts_word(word: str, text: str) -> bool:
+    """`word` as a word of `text`: a short one whole, or plural ("mig" in "MIG on A100", not
+    in "migrate"; "mps" not in "jumps"; "stalls"), a longer one as a stem ("quantiz" in
+    "quantized")."""
+    end = r"(?:e?s)?(?![a-z0-9])" if len(word) < 6 else ""
+    return re.search(rf"(?<![a-z0-9]){re.escape(word)}{end}", text) is not None
 
 
 def question_id(text: str) -> str:

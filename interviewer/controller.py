@@ -63,6 +63,7 @@ class View:
     turns: int = -1  # how many turns the page shows
     active: bool = True  # the interview takes answers
     report: str = ""  # the report, once the interview has ended
+    busy: bool = False  # an answer is being graded: the buttons wait for it
 
 
 class Controller:
@@ -224,6 +225,7 @@ class Controller:
             before.references,
             before.status,
             before.turns,
+            busy=True,
         )
         while True:
             kind, value = events.get()
@@ -235,6 +237,7 @@ class Controller:
                     before.references,
                     before.status,
                     before.turns,
+                    busy=True,
                 )
             elif kind == "done":
                 yield self.view(session)

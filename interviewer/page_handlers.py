@@ -30,9 +30,10 @@ def guard(fn: Callable[..., Any], outputs: int) -> Callable[..., Any]:
 
 
 def show(v: View, keep_draft: bool = False, draft_text: str = "") -> tuple[Any, ...]:
-    # Once the interview is over, the answer box and the buttons that need it are off.
-    # A hint, a repeat or End keeps what the candidate has typed so far.
-    live = gr.update(interactive=v.active)
+    # Once the interview is over, the answer box and the buttons that need it are off; while
+    # an answer is graded, the buttons wait for it. A hint, a repeat or End keeps what the
+    # candidate has typed so far.
+    live = gr.update(interactive=v.active and not v.busy)
     draft = (
         gr.update(interactive=v.active)
         if keep_draft

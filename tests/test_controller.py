@@ -234,3 +234,17 @@ def test_the_status_line_shows_the_difficulty_of_the_question_on_screen(controll
     session = controller.store.load(view.session_id)
     assert session is not None and session.current is not None
     assert view.status.endswith(f"question 1/2 · {session.current.difficulty}")
+
+
+def test_the_buttons_wait_while_an_answer_is_graded_and_come_back_with_the_grade(controller):
+    """Found in the browser: Send stayed enabled while "Grading…" was shown."""
+    from interviewer.page_handlers import show
+
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "phone screen", 2)
+    views = list(controller.answer_stream(owner, view.session_id, ANSWER, view.turns))
+    assert views[0].busy and views[0].chat[-1]["content"] == "Grading…"
+    assert not views[-1].busy and views[-1].active
+    send_while_grading, send_after = show(views[0])[8], show(views[-1])[8]
+    assert send_while_grading["interactive"] is False
+    assert send_after["interactive"] is True

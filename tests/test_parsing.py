@@ -160,6 +160,17 @@ def test_topics_come_from_the_question_and_its_answer_only_when_it_names_none():
     assert "memory" in topics_for("How do you hide the copies?", overlap)
 
 
+def test_topic_words_match_whole_words_and_a_kernels_cost_is_not_a_cluster_question():
+    divergence = "What is the cost of warp divergence and how do you mitigate it?"
+    assert "cluster-infrastructure" not in topics_for(divergence)
+    assert "cluster-infrastructure" in topics_for(
+        "How do you estimate the cost of training a 7B model?"
+    )
+    assert "cluster-infrastructure" in topics_for("When do you use MIG on an A100?")
+    # "mig" inside "migrate", "mps" inside "jumps": neither names MIG or MPS
+    assert topics_for("Why would you migrate when latency jumps?") == ("inference-serving",)
+
+
 def test_a_bank_saved_under_an_older_topic_rule_reads_with_todays():
     item = RawItem(
         text="How much Linux systems knowledge is expected?",

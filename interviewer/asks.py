@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .quantities import NUMBER_WORDS
+from .numerals import NUMBER_WORDS
 
 _WORDS = {w: n for w, n in NUMBER_WORDS.items() if 1 <= n <= 10}
 _N = r"(\d{1,2}|" + "|".join(_WORDS) + r")"

@@ -39,13 +39,16 @@ from .evidence import (
     saying,
     swapped_in,
 )
+from .exclusive import other_term
 from .nli import Entailment
-from .quantities import states_number
+from .quantities import quantity_off, states_number
 from .roles import first_contradiction
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
 
 _DEFAULTS = Thresholds()
+# The exact checks that hold against a sure entailment (see `_decide`).
+_STANDS = ("exact:swapped", "exact:number", "exact:denied", "exact:exclusive")
 
 
 def check_many(
@@ -256,12 +259,21 @@ def _decide(
             # point was tried too: model answers with a false wrong claim went 2 -> 10 of 94.)
             part = nearest_part(case, case.claim_vectors[n_claim], top[1])
             for i in dict.fromkeys((part, top[1])):
-                exact = _sure(
-                    case, first_contradiction(claim.text, [named_it(case, i, claim.text)])
-                )
+                named = named_it(case, i, claim.text)
+                exact = _sure(case, first_contradiction(claim.text, [named]))
+                # The other of two exclusive terms holds against a sure entailment, whichever
+                # check names it first ("LLM decode is compute-bound" read as a comparative).
+                if exact and exact not in _STANDS and other_term(claim.text, named):
+                    exact = "exact:exclusive"
                 # A part's other number where its sentence gives the point's own ("about 140
                 # GB, so you need at least two 80 GB GPUs") is a number of something else.
-                if exact == "exact:number" and states_number(claim.text, sentence_of(case, i)):
+                # (Of the same quantity: "900 GB/s comes from 12 NVLink links" gives the
+                # point's bandwidth and a wrong count of links.)
+                if exact == "exact:number" and states_number(
+                    claim.text,
+                    sentence_of(case, i),
+                    quantity_off(claim.text, named_it(case, i, claim.text)),
+                ):
                     exact = None
                 if exact:
                     said = saying(case, claim.text, i)
@@ -306,7 +318,7 @@ def _decide(
         # (nor against a subject said not to do what the point says it does: "MIG ... but they
         # aren't isolated in hardware" entailed the isolation point; nor against the other of
         # two exclusive terms: "LLM decode is compute-bound" entailed "... memory-bound")
-        stands = exact in ("exact:swapped", "exact:number", "exact:denied", "exact:exclusive")
+        stands = exact in _STANDS
         if found := across or (exact if e < 0.9 or stands else None):
             verdicts.append(PointVerdict(claim, "contradicted", quote(said), 0.0, 0.9, found))
         elif again_said is not None:

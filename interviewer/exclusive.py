@@ -41,6 +41,12 @@ _PAIRS = [
         (r"at compile[- ]time", r"at run[- ]?time"),
         (r"(?:over|via|uses?|using|on top of)\s+TCP", r"(?:over|via|uses?|using|on top of)\s+UDP"),
         (r"(?:memory[- ](?:bandwidth[- ])?|bandwidth[- ])bound", r"(?:compute|math)[- ]bound"),
+        # (as verbs: "ZeRO replicates the optimizer state" against "... shards optimizer
+        # states"; not a GPU's "shard" of the data)
+        (
+            r"(?:shard(?:s|ed)|shard(?=\s+(?:the|its|their)\b))",
+            r"(?:replicat(?:es|ed)|replicate(?=\s+(?:the|its|their)\b))",
+        ),
     )
 ]
 
@@ -93,7 +99,8 @@ _CLAUSES = re.compile(r"[.;:!?]\s+|,(?!\s*first[- ]out\b)\s*|\s+(?:and|while|whe
 # What ties a term to the thing before it.
 _SAID_OF = re.compile(
     r"\b(?:is|are|was|were|be|works?|operates?|behaves?|follows?|stores?|stored|sends?|sent"
-    r"|passe[sd]|pass|runs?|uses?|using|called|over|via)\b|(?<=\w)'(?:s|re)\b",
+    r"|passe[sd]|pass|runs?|uses?|using|called|over|via|shard(?:s|ed)?|replicat(?:e|es|ed))\b"
+    r"|(?<=\w)'(?:s|re)\b",
     re.I,
 )
 # "This is because the connection-oriented service would ...": the term is in a clause of its own.

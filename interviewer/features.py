@@ -15,8 +15,8 @@ import numpy as np
 
 from .detectors import strip_fillers
 from .embeddings import Embedder, TokenEmbedder
+from .numerals import in_digits
 from .parsing import split_sentences
-from .quantities import in_digits
 from .records import Reference, ReferenceSet
 from .segmenter import segments
 from .shorthand import expand

@@ -53,3 +53,45 @@ def multiple_swapped(point: str, sentence: str) -> str | None:
     if any((b, a, n) in got for a, b, n in said) and not said & got:
         return "exact:swapped"
     return None
+
+
+# How many times the other's amount a comparison gives: "twice the BF16 throughput", "halves
+# memory", "about the same throughput as BF16", "a quarter of the memory of FP16".
+_RATIO_WORDS = (
+    (r"twice|doubles?|doubled|doubling|two\s+times", 2.0),
+    (r"half|halves|halved|halving", 0.5),
+    (r"a\s+quarter|one\s+quarter|quarter", 0.25),
+    (r"three\s+times|triples?|tripled", 3.0),
+    (r"four\s+times|quadruples?|quadrupled", 4.0),
+    (r"(?:about\s+|roughly\s+|nearly\s+)?the\s+same", 1.0),
+)
+_RATIO = re.compile(
+    r"\b(?:" + "|".join(f"(?P<r{n}>{w})" for n, (w, _) in enumerate(_RATIO_WORDS)) + r")\b", re.I
+)
+# What a ratio is of: the first of these within a few words after it.
+_MEASURES = {
+    "throughput", "memory", "bandwidth", "speed", "flops", "latency", "size", "footprint",
+    "traffic", "capacity", "compute", "cost", "time", "bytes", "performance", "storage",
+}  # fmt: skip
+
+
+def ratios(text: str) -> set[tuple[str, float]]:
+    """(what is measured, the ratio) of each comparison by a multiple the text makes."""
+    out = set()
+    for m in _RATIO.finditer(text):
+        value = next(v for n, (_, v) in enumerate(_RATIO_WORDS) if m.group(f"r{n}"))
+        after = re.findall(r"[\w-]+", text[m.end() :])[:5]
+        what = next((stem(w.lower()) for w in after if w.lower() in _MEASURES), "")
+        if what:
+            out.add((what, value))
+    return out
+
+
+def ratio_differs(claim: str, sentence: str) -> bool:
+    """The sentence gives another multiple of a quantity the claim gives one of, and never the
+    claim's: "twice the BF16 throughput" does not say "about the same throughput as BF16"."""
+    said = ratios(sentence)
+    return any(
+        any(q == what and v != value for q, v in said) and (what, value) not in said
+        for what, value in ratios(claim)
+    )

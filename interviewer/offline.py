@@ -345,7 +345,10 @@ class OfflineGrader:
         answer: str,
         checked: tuple[cl.Verdicts, str] | None,
         margin: float | None = None,
+        written: str = "",
     ) -> Grade:
+        """The grade of one reading of an answer; quotes come from `written` (the answer as
+        the candidate wrote it) where the reading is another text."""
         verdicts = checked[0] if checked else None
         if (settled := self.settle(refs, an, answer, verdicts, margin)) is not None:
             return settled
@@ -356,7 +359,7 @@ class OfflineGrader:
         w = self.model.verdict_weight[kind]
         estimate = self.model.calibrated((1 - w) * pred + w * 5.0 * verdicts.coverage, kind)
         return from_verdicts(
-            as_said(verdicts, answer),
+            as_said(verdicts, written or answer),
             estimate,
             replace(self.provenance(origin), rubric_id=rubric_id(refs, origin)),
             refs,

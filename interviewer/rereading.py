@@ -73,14 +73,22 @@ def padding_earns_nothing(
             readings[n] = ways
     if not readings:
         return grades
+    whose = [
+        n
+        for n, (groups, keeps) in readings.items()
+        for _ in (*(x for group in groups for x in group), *keeps)
+    ]
     again = [
         (items[n][0], t, items[n][2])
         for n, (groups, keeps) in readings.items()
         for t in (*(x for group in groups for x in group), *keeps)
     ]
+    # (quoted from the answer as written: a reading is of its normalised text)
     regraded = iter(
-        grader.grade_reading(refs, an, float(p), text, ch, PART_MARGIN)
-        for (_, text, refs), an, p, ch in zip(again, *grader.read_again(again), strict=True)
+        grader.grade_reading(refs, an, float(p), text, ch, PART_MARGIN, items[n][1])
+        for (_, text, refs), an, p, ch, n in zip(
+            again, *grader.read_again(again), whose, strict=True
+        )
     )
     for n, (groups, keeps) in readings.items():
         # At the same score, the reading that names every wrong claim the answer made.

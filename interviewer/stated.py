@@ -10,11 +10,13 @@ from functools import partial
 import numpy as np
 
 from .acronyms import contracted
-from .case import Ask, Case, asserts, nearest_part, nearness
+from .case import Ask, Case, asserts, nearest_part, nearness, sentence_of
 from .claims import Claim, StatedMisconception, Wrong
 from .disagreement import counterexample, denies
+from .multiples import ratio_differs
+from .numerals import NUMBER_WORDS
 from .polarity import attributed, hedged
-from .quantities import NUMBER_WORDS, numbers_like
+from .quantities import numbers_like
 from .relations import compares_other, favours_other, opposed
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import compared_apart, names_in
@@ -130,6 +132,9 @@ def stated_misconceptions(
                 and not contrasted(wrong.text, case.sentences[said_at])
                 and not counterexample(wrong.text, point, case.sentences[said_at])
                 and not attributed(case.sentences[said_at], wrong.text)
+                # (the model reads "about twice the BF16 throughput, and half the memory" as
+                # saying "about the same throughput as BF16")
+                and not ratio_differs(wrong.text, sentence_of(case, said_at))
             )
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))

@@ -133,7 +133,7 @@ _STAGE = re.compile(r"(?:Stage|Level|Tier|Phase)[0-9]")
 _COMPOUND = re.compile(
     r"\b(?:(?:data|tensor|pipeline|expert|sequence|context)[\s-]+parallel(?:ism)?"
     r"|(?:shared|global|local|constant|pinned|page-?locked|pageable|unified)[\s-]+memory"
-    r"|(?:weak|strong)[\s-]+scaling"
+    r"|(?:weak|strong)[\s-]+scaling|memory[\s-]+(?:bandwidth[\s-]+)?bound|compute[\s-]+bound"
     r"|(?:activation|gradient)[\s-]+checkpointing|gradient[\s-]+accumulation"
     r"|(?:spot|on-demand|reserved|preemptible)(?:[\s-]+(?:instances?|capacity|nodes?|VMs?))?)\b",
     re.I,
@@ -143,6 +143,7 @@ _SAME = {
     "PagelockedMemory": "PinnedMemory",
     "PageLockedMemory": "PinnedMemory",
     "Preemptible": "Spot",
+    "MemoryBandwidthBound": "MemoryBound",
 }
 
 

@@ -22,7 +22,7 @@ from .interview import Engine
 from .progress import due, review_schedule, review_summary, topic_progress, weak_topics
 from .report import as_typed, printable_html, question_scores, to_json, to_markdown, topic_scores
 from .rubrics import KeyPoint
-from .session import Plan, Prompt, Session, question_result
+from .session import Plan, Prompt, Session, Turn, question_result
 from .speech import Transcriber, Transcript
 from .store import Store
 
@@ -102,14 +102,15 @@ class Controller:
             raise InterviewerError("No session with that id in this browser.")
         return self.view(session)
 
-    def _hints(self, prompt: Prompt, count: int) -> list[dict[str, str]]:
-        return [{"role": "assistant", "content": h} for h in self.engine.hints_given(prompt, count)]
+    def _hints(self, prompt: Prompt, count: int, before: list[Turn]) -> list[dict[str, str]]:
+        given = self.engine.hints_given(prompt, count, before)
+        return [{"role": "assistant", "content": h} for h in given]
 
     def view(self, session: Session, note: str = "") -> View:
         chat: list[dict[str, str]] = []
         for n, t in enumerate(session.turns):
             chat.append({"role": "assistant", "content": t.prompt.text})
-            chat += self._hints(t.prompt, t.hints)
+            chat += self._hints(t.prompt, t.hints, session.turns[:n])
             if t.skipped:
                 chat.append({"role": "user", "content": "(skipped)"})
                 continue
@@ -130,7 +131,7 @@ class Controller:
                 else ""
             )
             chat.append({"role": "assistant", "content": session.current.text + label})
-            chat += self._hints(session.current, session.hints)
+            chat += self._hints(session.current, session.hints, session.turns)
         elif session.status == "ended":
             why = f" {session.end_reason}" if session.end_reason else ""
             chat.append(

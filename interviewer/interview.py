@@ -11,7 +11,7 @@ import random
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -340,8 +340,8 @@ class Engine:
         the most words with, two at least): a follow-up on one would ask it a second time."""
         about = {k.id: _point_words(k) for k in rubric.key_points}
         out = set()
-        for turn in turns:
-            for hint in self.hint_ladder(turn.prompt)[: turn.hints]:
+        for n, turn in enumerate(turns):
+            for hint in self.hint_ladder(turn.prompt, turns[:n])[: turn.hints]:
                 said = set(_words(hint))
                 shared = {pid: len(words & said) for pid, words in about.items()}
                 most = max(shared.values(), default=0)
@@ -369,27 +369,34 @@ class Engine:
         session.turns.append(turn)
         return turn
 
-    def hint_ladder(self, prompt: Prompt) -> tuple[str, ...]:
+    def hint_ladder(self, prompt: Prompt, before: Sequence[Turn] = ()) -> tuple[str, ...]:
         """The question's hints, each more specific; on a follow-up, those nearest to the point
-        it probes first (they are the authored ones, which never state a key point)."""
+        it probes first (they are the authored ones, which never state a key point), and none
+        that an earlier turn of the question (in `before`) showed already."""
         rubric = self.rubric_for(prompt.question_id)
         ladder = rubric.hints if rubric else ()
         probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
         if prompt.kind == "follow_up" and probed:
             about = _point_words(probed)
             ladder = tuple(sorted(ladder, key=lambda h: -len(about & set(_words(h)))))
-        return ladder
+        shown = {
+            h
+            for n, t in enumerate(before)
+            if t.prompt.question_id == prompt.question_id and t.hints
+            for h in self.hint_ladder(t.prompt, before[:n])[: t.hints]
+        }
+        return tuple(h for h in ladder if h not in shown)
 
-    def hints_given(self, prompt: Prompt, count: int) -> list[str]:
+    def hints_given(self, prompt: Prompt, count: int, before: Sequence[Turn] = ()) -> list[str]:
         """The first `count` hints as the chat showed them (they stay in the conversation)."""
-        ladder = self.hint_ladder(prompt)
+        ladder = self.hint_ladder(prompt, before)
         shown = min(count, len(ladder))  # a ladder edited shorter since keeps what is left
         return [f"Hint {i} of {len(ladder)}: {ladder[i - 1]}" for i in range(1, shown + 1)]
 
     def hint(self, session: Session) -> str:
         """The next hint of the question's ladder; never the same twice."""
         prompt = self._require_active(session)
-        ladder = self.hint_ladder(prompt)
+        ladder = self.hint_ladder(prompt, session.turns)
         if session.hints >= len(ladder):
             return (
                 "No more hints for this question: give it your best try, or press Skip."
@@ -397,7 +404,7 @@ class Engine:
                 else "Hint: structure it as what it is, why it matters, and one example."
             )
         session.hints += 1
-        return self.hints_given(prompt, session.hints)[-1]
+        return self.hints_given(prompt, session.hints, session.turns)[-1]
 
     def end(self, session: Session) -> None:
         # A question on screen unanswered stays in the record, as a skip: the report lists it.

@@ -141,6 +141,10 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 # Each answer (None: its follow-up was skipped), the follow-up it replied to
                 # (None: the question itself) and how it was said.
                 "answers": [None if t.skipped else t.answer for t in shown],
+                # Each answer's own score (a reply's, not the question's) and whether it came
+                # after a rapid-fire time limit.
+                "answer_scores": [t.grade.score if t.grade else None for t in shown],
+                "late": [t.late for t in shown],
                 "follow_ups": [
                     t.prompt.text if t.prompt.kind == "follow_up" else None for t in shown
                 ],
@@ -167,6 +171,10 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
         "questions_answered": len(answered),
         "questions_skipped": len(scores) - len(answered),
         "mean_score": round(statistics.fmean(answered), 2) if answered else None,
+        # The session as a whole: a skipped question counts as 0 (what the verdict rests on).
+        "session_score": (
+            round(statistics.fmean([s or 0 for s in scores.values()]), 2) if scores else None
+        ),
         "topic_scores": topic_scores(session, bank),
         "strengths": strengths,
         "wrong_claims": wrong,
@@ -188,8 +196,10 @@ def grader_label(p: Provenance) -> str:
     return f"the offline grader on this computer ({p.model}{checker})"
 
 
-def _verdict_line(mean: float | None) -> str:
-    if mean is None:
+def _verdict_line(mean: float | None, answered: int = 1) -> str:
+    """The verdict on the session's score, skipped questions counted as 0 ("4 / 5 over 1
+    question (2 skipped)" had read "Strong: interview-ready")."""
+    if mean is None or not answered:
         return "No question was answered."
     if mean >= 4:
         return "Strong: interview-ready on these topics."
@@ -211,6 +221,13 @@ def point_line(point: str, source: str, tag: str = "") -> str:
     return f"- {tag}{point}" + (f" _(source: {source})_" if source else "")
 
 
+def _counted(data: dict[str, Any]) -> str:
+    """The session's score with its skipped questions as 0, where any were skipped."""
+    if not data["questions_skipped"] or data["session_score"] is None:
+        return ""
+    return f"; {_number(data['session_score'])} / 5 counting them as 0"
+
+
 def _number(x: float) -> str:
     """A mean as people write it: 3, 3.5, 3.67 (not 3.0)."""
     return f"{x:.2f}".rstrip("0").rstrip(".")
@@ -224,10 +241,10 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         "",
         f"**{_number(mean) if mean is not None else '—'} / 5** over {data['questions_answered']} "
         f"question{'' if data['questions_answered'] == 1 else 's'} "
-        f"({data['questions_skipped']} skipped) · {session.plan.mode} · topics: "
-        f"{', '.join(session.plan.topics) or 'all'}",
+        f"({data['questions_skipped']} skipped{_counted(data)}) · {session.plan.mode} · "
+        f"topics: {', '.join(session.plan.topics) or 'all'}",
         "",
-        _verdict_line(mean),
+        _verdict_line(data["session_score"], data["questions_answered"]),
         "",
         f"_Graded by {' and '.join(data['graded_by'])}._" if data["graded_by"] else "",
         "",
@@ -272,13 +289,19 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
             lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
         if q["hints"]:
             lines += [f"_Hints taken: {q['hints']}._", ""]
-        for a, asked, said in zip(q["answers"], q["follow_ups"], q["delivery"], strict=True):
+        for a, asked, said, own, late in zip(
+            q["answers"], q["follow_ups"], q["delivery"], q["answer_scores"], q["late"], strict=True
+        ):
             if a is None:  # marked as a skipped question is, in its line
                 lines += [f"**Follow-up:** {asked} — skipped", ""]
                 continue
             if asked:  # a reply: the follow-up it answers comes first
                 lines += [f"**Follow-up:** {asked}", ""]
             lines += [quoted(a) if a else "> (empty)", ""]
+            notes = [f"reply scored {own}/5 on its own"] if asked and own is not None else []
+            notes += ["answered late, over the time limit"] if late else []
+            if notes:
+                lines += [f"_{'; '.join(notes).capitalize()}._", ""]
             if said:
                 lines += [f"_Delivery: {' '.join(said)}_", ""]
         if q["model_answer"]:

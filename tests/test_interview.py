@@ -11,7 +11,7 @@ from interviewer.card import grade_card
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
-from interviewer.session import Plan, Prompt, question_result
+from interviewer.session import Plan, Prompt, Turn, question_result
 from interviewer.store import Store
 from tests.conftest import Clock
 
@@ -384,6 +384,20 @@ def test_a_follow_ups_hints_start_with_the_one_about_its_point(engine):
     assert engine.hint_ladder(probe)[0] == "Think about trading compute or steps for memory."
     asked = Prompt(q.id, q.text, "question", q.difficulty)
     assert engine.hint_ladder(asked) == engine.rubric(q).hints  # the question's own order
+
+
+def test_a_hint_shown_on_the_question_is_not_shown_again_on_its_follow_up(engine):
+    """A browser trial (stop 65): "Hint 1 of 3: Think about how to generate years of robot
+    experience ..." came before the answer and again, as hint 1, on the follow-up."""
+    q = next(q for q in engine.bank.questions if "CUDA out-of-memory" in q.text)
+    hints = engine.rubric(q).hints
+    asked = Prompt(q.id, q.text, "question", q.difficulty)
+    earlier = [Turn(asked, "Lower the batch size.", None, 0.0, hints=1)]
+    probe = Prompt(q.id, "How can you shrink the batch?", "follow_up", q.difficulty, "grad-accum")
+    ladder = engine.hint_ladder(probe, earlier)
+    assert hints[0] not in ladder and len(ladder) == len(hints) - 1
+    assert engine.hints_given(probe, 1, earlier)[0] == f"Hint 1 of {len(ladder)}: {ladder[0]}"
+    assert engine.hint_ladder(probe)[0] == "Think about trading compute or steps for memory."
 
 
 class CountingEmbedder:

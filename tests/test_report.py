@@ -179,4 +179,30 @@ def test_a_reply_to_a_follow_up_shows_its_own_score_and_the_report_counts_hints(
     md = to_markdown(s, engine.bank, engine.rubric)
     section = md.split("## Questions", 1)[1]
     assert "_Hints taken: 1._" in section
+    # ... and the report gives the reply's own score too (stop 65: only the card had it)
+    assert f"_Reply scored {reply.grade.score}/5 on its own._" in section
+
+
+def test_skipped_questions_count_in_the_verdict_and_a_late_answer_is_marked(engine):
+    """A user trial (stop 65): "4 / 5 over 1 question (2 skipped) ... Strong: interview-ready",
+    and a late rapid-fire answer was marked in the chat and on the card, not in the report."""
+    s = engine.start(Plan((), "easy", 3, "rapid-fire"))
+    engine.skip(s)
+    q = question(engine, "What is the difference between HBM and GDDR")
+    s.current = engine._ask(q)
+    engine.answer(
+        s,
+        "HBM is 3D-stacked DRAM on the GPU package with a very wide bus, over 3 TB/s on an H100, "
+        "while GDDR is cheaper board-mounted memory around 1 TB/s used on consumer cards.",
+    )
+    s.turns[-1] = replace(s.turns[-1], late=True)
+    engine.end(s)
+    data = to_json(s, engine.bank, engine.rubric)
+    assert data["questions_answered"] == 1 and data["questions_skipped"] >= 1
+    answered = data["mean_score"]
+    assert data["session_score"] == round(answered / (1 + data["questions_skipped"]), 2)
+    md = to_markdown(s, engine.bank, engine.rubric)
+    assert "counting them as 0" in md and "interview-ready" not in md
+    assert "_Answered late, over the time limit._" in md.split("## Questions", 1)[1]
+    assert any(q["late"] == [True] for q in data["questions"])
     assert 'then the supporting ones ("Also:")' in md or "## Study plan" not in md

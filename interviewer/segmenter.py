@@ -1,6 +1,6 @@
 """An answer cut into the claims it makes: sentences, then clauses joined by "; ", ", and",
-", but", ", while", ", whereas", ", though", ", where", a colon before a clause or, in spoken
-answers, run together with a comma."""
+", but", ", while", ", whereas", ", though", ", where" or, in spoken answers, run together with
+a comma."""
 
 from __future__ import annotations
 
@@ -13,10 +13,6 @@ _JOIN = re.compile(
     # (not ", where it ...": that says more of the thing before, "RTX 4090, where it splits
     # the GPU into up to four instances", and its number is read against that thing's)
     r"|,\s+where\s+(?!(?:it|they|this|these)\b)"
-    # A claim, then its explanation after a colon: "This is classic communication-bound
-    # scaling: the gradient all-reduce is setting the step time" (the model entailed the point
-    # from the first clause alone, not from the two together).
-    r"|(?P<colon>:\s+)"
     # Spoken answers run clauses together: "..., it's not free", "..., or your matmuls are in
     # FP32 so ..." (a comma, then a pronoun or a named subject and its verb).
     # ("that's", never "that are": "sub-units, that are easier to manipulate" is one claim)
@@ -67,12 +63,9 @@ def _split(sentence: str) -> list[str]:
         if m.group().startswith(",") and listed:
             continue
         head = sentence[start : m.start()]
-        if (m.group("splice") or m.group("colon")) and (
+        if m.group("splice") and (
             len(head.split()) < 4 or _LEADS_IN.match(head) or not _VERB.search(head)
         ):
-            continue
-        # (a colon before a list, or before anything that is no clause, is one claim)
-        if m.group("colon") and not _VERB.search(sentence[m.end() :]):
             continue
         out.append(head)
         start = m.end()

@@ -1,7 +1,7 @@
 """Stop 65's trials (175 written answers to 25 more bank questions in the batch CLI; three
 mock interviews in the app): a right answer told it was wrong, wrong numbers, swaps and
-clauses credited, a point lost to its explanation, and quotes that were not the candidate's
-words. Each check alone, then the answer that found it, graded whole."""
+clauses credited, and quotes that were not the candidate's words. Each check alone, then the
+answer that found it, graded whole."""
 
 import pytest
 
@@ -171,26 +171,6 @@ def test_clauses_cut_at_whereas_or_where_keep_their_wrong_claims(bank_grader):
     assert segments("MIG runs on an RTX 4090, where it splits the GPU in four.") == [
         "MIG runs on an RTX 4090, where it splits the GPU in four."
     ]
-
-
-def test_a_claim_before_a_colon_is_read_apart_from_its_explanation(bank_grader):
-    """ "This is classic communication-bound scaling." covered the point; with its explanation
-    after a colon the model's entailment fell to 0.47, and a full answer lost the point."""
-    said = (
-        "This is classic communication-bound scaling: the gradient all-reduce is setting the "
-        "step time."
-    )
-    assert segments(said) == [
-        "This is classic communication-bound scaling",
-        "the gradient all-reduce is setting the step time.",
-    ]
-    # a colon before a list, or a short lead-in, is one claim
-    assert len(segments("Three components matter here: the device plugin and DCGM.")) == 1
-    assert len(segments("Note: HBM is stacked.")) == 1
-    (g,) = bank_grader("Adding GPUs raises cost but barely improves throughput. What's wrong?")(
-        said
-    )
-    assert "comm-bound" in g.points("covered")
 
 
 def test_replicated_is_not_sharded(bank_grader):

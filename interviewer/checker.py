@@ -270,9 +270,7 @@ def _decide(
                 # (Of the same quantity: "900 GB/s comes from 12 NVLink links" gives the
                 # point's bandwidth and a wrong count of links.)
                 if exact == "exact:number" and states_number(
-                    claim.text,
-                    sentence_of(case, i),
-                    quantity_off(claim.text, named_it(case, i, claim.text)),
+                    claim.text, sentence_of(case, i), quantity_off(claim.text, named)
                 ):
                     exact = None
                 if exact:

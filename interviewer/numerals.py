@@ -35,14 +35,14 @@ _RUN = re.compile(
     re.I,
 )
 # Units said or spelled out, one group per kind of symbol (`_unit_symbol`).
-_SAIDUNIT = (
+_SAID_UNIT = (
     r"(?:(tera|giga|mega|kilo)bytes?|(gig)s?|(terabit|gigabit|megabit)s?"
     r"|(milli|micro|nano)seconds?|(teraflop|gigaflop|petaflop|per\s?cent)s?)"
 )
 # Where a count in words is a number: a unit or a product follows or precedes, or it is more
 # than one word ("one correct approach" stays words).
 _AFTER_RUN = re.compile(rf"[\s-]*(?:{UNIT}|times\b|[×x*])", re.I)
-_SAID_AFTER = re.compile(rf"[\s-]*{_SAIDUNIT}\b", re.I)
+_SAID_AFTER = re.compile(rf"[\s-]*{_SAID_UNIT}\b", re.I)
 _TEN_TO_THE = re.compile(r"\b10\s+to\s+the\s+(\d{1,2})(?:st|nd|rd|th)?\b", re.I)
 
 
@@ -162,7 +162,7 @@ _SYMBOLS = {
     "percent": "%",
 }
 _SPELLED = re.compile(
-    rf"(?<=\d)\s*(?:{_SAIDUNIT}|([TGMK][Bb])(?=\s*(?:per|a)\s))\b"
+    rf"(?<=\d)\s*(?:{_SAID_UNIT}|([TGMK][Bb])(?=\s*(?:per|a)\s))\b"
     r"(\s*(?:per|a|/)\s*(?:second|sec)\b)?",
     re.I,
 )

@@ -322,7 +322,7 @@ def test_the_report_studies_what_was_not_answered_and_speaks_of_questions(engine
             points
         )
         assert f"**{question.text}**" in md and all(p in md for p in points)
-    assert "**0 / 5** over 1 question (1 skipped)" in md  # not "0.0 / 5"
+    assert "**0 / 5** over 1 question (1 skipped; 0 / 5 counting them as 0)" in md  # not 0.0
 
 
 def test_the_report_says_which_grader_gave_each_score(engine):

@@ -73,16 +73,12 @@ def padding_earns_nothing(
             readings[n] = ways
     if not readings:
         return grades
-    whose = [
-        n
-        for n, (groups, keeps) in readings.items()
-        for _ in (*(x for group in groups for x in group), *keeps)
-    ]
-    again = [
-        (items[n][0], t, items[n][2])
-        for n, (groups, keeps) in readings.items()
-        for t in (*(x for group in groups for x in group), *keeps)
-    ]
+    # Each reading, with the answer it is of.
+    whose, again = [], []
+    for n, (groups, keeps) in readings.items():
+        for t in (*(x for group in groups for x in group), *keeps):
+            whose.append(n)
+            again.append((items[n][0], t, items[n][2]))
     # (quoted from the answer as written: a reading is of its normalised text)
     regraded = iter(
         grader.grade_reading(refs, an, float(p), text, ch, PART_MARGIN, items[n][1])

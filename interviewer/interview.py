@@ -132,9 +132,13 @@ class Engine:
         topics = session.plan.topics or tuple(sorted({t for q in pool for t in q.topics}))
         wanted = topics[session.main_questions() % len(topics)]
         target = DIFFICULTIES.index(difficulty)
+        # Rapid-fire's 60 seconds fit a concept or a short scenario, not a six-part design
+        # (a trial was served one): those come last there.
+        quick = session.plan.mode == "rapid-fire"
 
-        def rank(q: Question) -> tuple[int, int, int, float]:
+        def rank(q: Question) -> tuple[int, int, int, int, float]:
             return (
+                1 if quick and q.kind in ("system design", "coding") else 0,
                 abs(DIFFICULTIES.index(q.difficulty) - target),
                 0 if wanted in q.topics else 1,
                 1 if q.id in session.seen_before else 0,

@@ -57,7 +57,11 @@ class Handlers:
 
         p = self.ctl.history(o)
         plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score"])
-        return p.sessions, p.weak, plot, p.review
+        # Session numbers as categories: on a number axis two sessions drew ticks 1, 1.5, 2
+        # labelled "1, 2, 2" (a trial's screenshot); categories sort as text unless told.
+        order = [str(n) for n in sorted(set(plot["session"]))]
+        plot["session"] = plot["session"].astype(str)
+        return p.sessions, p.weak, gr.update(value=plot, sort=order), p.review
 
     def fresh(self, v: View) -> tuple[Any, ...]:
         """A new interview: the last one's chart and files go."""

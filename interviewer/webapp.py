@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,7 +177,6 @@ def build_ui(ctl: Controller) -> Any:
                 color="topic",
                 y_lim=[0, 5],
                 x_title="session (1 = your first)",
-                x_axis_format="d",
                 tooltip=["started", "topic", "score"],
                 label="Progress: mean score per topic, session by session",
                 elem_id="progress",
@@ -200,13 +200,26 @@ def build_ui(ctl: Controller) -> Any:
             h.past, [owner], past_outs
         )
         report_outs = [report_md, chart, files, *past_outs]
+        # Start and Review wait while an answer is graded: a session started meanwhile was
+        # replaced on the page by the old one's grade when it came (a trial pressed Start).
+        starts = [start, review]
+
+        def starts_on(on: bool) -> Callable[[], tuple[Any, ...]]:
+            return lambda: (gr.update(interactive=on),) * len(starts)
+
         # Named for HTTP clients (benchmarks/load.py): the page's own calls are the same.
-        send.click(
-            h.stream_answer, [owner, sid, answer, seen], [*outs, notice], api_name="answer"
-        ).then(h.after_turn, [owner, sid], report_outs, api_name="after_answer")
-        answer.submit(h.stream_answer, [owner, sid, answer, seen], [*outs, notice]).then(
-            h.after_turn, [owner, sid], report_outs
-        )
+        for event, named in ((send.click, True), (answer.submit, False)):
+            event(starts_on(False), None, starts, queue=False, api_visibility="private").then(
+                h.stream_answer,
+                [owner, sid, answer, seen],
+                [*outs, notice],
+                api_name="answer" if named else None,
+            ).then(
+                h.after_turn,
+                [owner, sid],
+                report_outs,
+                api_name="after_answer" if named else None,
+            ).then(starts_on(True), None, starts, queue=False, api_visibility="private")
         for button, name in ((skip, "skip"), (hint, "hint"), (repeat, "repeat"), (end, "end")):
             button.click(guard(h.command(name), len(outs)), [owner, sid], outs).then(
                 h.after_turn, [owner, sid], report_outs

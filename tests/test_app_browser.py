@@ -446,3 +446,21 @@ def test_rapid_fire_counts_down_and_a_reload_keeps_the_settings_and_the_draft(se
     assert page.locator("#difficulty input[value='medium']").is_checked()
     assert "rapid-fire" in page.inner_text("#status")
     ctx.close()
+
+
+def test_start_and_review_wait_while_an_answer_is_graded(server, browser):
+    """A trial (stop 65) pressed Start while an answer was graded: the new session was then
+    replaced on the page by the old one's grade when it came."""
+    page = open_page(browser.new_context(), server.url)
+    start(page)
+    page.fill("#answer textarea", "Registers are the fastest memory on the GPU.")
+    page.click("#send")
+    page.wait_for_function(
+        "document.querySelector('#start').disabled && document.querySelector('#review').disabled",
+        timeout=30_000,
+    )
+    page.wait_for_function(
+        "document.querySelector('#grade-card').innerText.includes('Score')", timeout=60_000
+    )
+    page.wait_for_function("!document.querySelector('#start').disabled", timeout=30_000)
+    assert page.locator("#review").is_enabled()

@@ -4,7 +4,7 @@ none)."""
 
 from __future__ import annotations
 
-from interviewer.session import FOLLOW_UP_UNDER, MODE_INFO, Plan
+from interviewer.session import FOLLOW_UP_UNDER, MODE_INFO, Plan, Session
 
 
 def core_answer(engine, starts: str, first_only: bool = False):
@@ -52,3 +52,21 @@ def test_a_deep_dive_probes_a_4_that_missed_a_core_point_and_a_phone_screen_move
     assert deep.decision == "follow-up" and deep.next.focus == core[0].id
     assert phone.decision == "harder" and phone.next.kind == "question"
     assert "a 4 that missed a core point is probed too" in MODE_INFO
+
+
+def test_rapid_fire_asks_what_fits_its_minute_where_a_phone_screen_may_ask_a_design(engine):
+    """A trial's rapid-fire (stop 65) served a six-part all-reduce design question with 60
+    seconds to answer it. Each topic and level's first pick, in both modes."""
+    long_kinds = {"system design", "coding"}
+    kinds = {}
+    for mode in ("rapid-fire", "phone screen"):
+        for topic in engine.bank.topics():
+            for level in ("easy", "medium", "hard"):
+                session = Session("s", Plan((topic,), level, 3, mode), 0.0)
+                kinds[mode, topic, level] = engine.pick(session, level).kind
+    quick_topics = {
+        t for q in engine.bank.technical() if q.kind not in long_kinds for t in q.topics
+    }
+    rapid = [k for (m, t, _), k in kinds.items() if m == "rapid-fire" and t in quick_topics]
+    assert rapid and not set(rapid) & long_kinds
+    assert set(kinds.values()) & long_kinds  # a phone screen still asks them

@@ -72,6 +72,12 @@ def test_each_topic_is_scored_session_by_session(timed_controller):
     assert f"memory ({(memory[0]['score'] + memory[1]['score']) / 2}/5 over 2 questions)" in (
         ctl.history(owner).weak
     )
+    # On the page, sessions are categories in their order: as numbers, two sessions drew
+    # ticks "1, 2, 2" (the axis put a tick at 1.5, a trial's screenshot, stop 65).
+    from interviewer.page_handlers import Handlers
+
+    plot = Handlers(ctl).past(owner)[2]
+    assert plot["sort"] == ["1", "2"] and list(plot["value"]["session"]) == ["1", "2"]
 
 
 def test_an_open_questions_points_are_not_due_until_it_closes(timed_controller):

@@ -20,6 +20,7 @@ from .delivery import Spoken
 from .errors import InputError, LLMError
 from .followups import FollowUpWriter, OfflineFollowUps
 from .grader import Grader, too_long
+from .probes import probe_order
 from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
@@ -305,10 +306,10 @@ class Engine:
         )
 
     def _next_probe(self, session: Session, q: Question, grade: Grade) -> KeyPoint | None:
-        """The key point to probe next: a contradicted one first, then the most important one
-        still missed, never one probed before in this question; None when follow-ups are used
-        up, the answer was a non-answer, the question scores FOLLOW_UP_UNDER (4) or more so
-        far (in a deep dive: 5, or 4 with every core point covered), or nothing is missed."""
+        """The key point to probe next (`probe_order`), never one probed before in this
+        question; None when follow-ups are used up, the answer was a non-answer, the question
+        scores FOLLOW_UP_UNDER (4) or more so far (in a deep dive: 5, or 4 with every core
+        point covered), or nothing is missed."""
         if session.followups_here >= session.plan.max_followups or set(grade.flags) & {
             "injection",
             "empty",
@@ -328,14 +329,8 @@ class Engine:
         digs = session.plan.mode == "deep dive" and state.score == FOLLOW_UP_UNDER
         if state.score >= FOLLOW_UP_UNDER and not digs:
             return None
-        wrong = {c.point_id for c in state.claims if c.verdict == "contradicted"}
-        covered = {c.point_id for c in state.claims if c.verdict == "covered"}
-        # What was said wrong before what was left out, as an interviewer challenges it: the
-        # probe gives the candidate the chance to correct it.
-        for point in sorted(rubric.ordered(), key=lambda k: k.id not in wrong):
-            if point.id not in covered and point.id not in probed:
-                if digs and point.weight != "core":
-                    continue
+        for point in probe_order(rubric, state.claims):
+            if point.id not in probed and (point.weight == "core" or not digs):
                 return point
         return None
 

@@ -184,6 +184,7 @@ class ClaimResult:
     source: str = ""  # where the key point comes from (guide and section)
     misconception: str = ""  # the known wrong claim the answer stated, if that decided it
     point_id: str = ""
+    credit: float = 0.0  # 0-1: how fully it was stated (a missed point's partial credit)
 
 
 @dataclass(frozen=True)

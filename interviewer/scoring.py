@@ -84,6 +84,7 @@ def from_verdicts(
             source=v.claim.source,
             misconception=stated[v.claim.id].wrong.text if v.claim.id in stated else "",
             point_id=v.claim.id,
+            credit=round(v.credit, 3),
         )
         for v in verdicts.points
     )

@@ -1,0 +1,52 @@
+"""Which point a follow-up asks about. A trial's mock interviews (stop 65): 6 of 7 follow-ups
+asked for something the candidate had already said, in other words the checker only partly
+credited ("MPS when trusted processes just want to share the whole GPU" for "Choose MPS when
+workloads are cooperative ..."), while a point it had left out was never asked."""
+
+from __future__ import annotations
+
+from interviewer.probes import PARTLY_SAID, probe_order
+from interviewer.records import ClaimResult
+from interviewer.rubrics import KeyPoint, Rubric
+
+POINTS = (
+    KeyPoint("mig", "Choose MIG for hardware isolation.", "MIG choice", "core", "Which?"),
+    KeyPoint("mps", "Choose MPS for cooperative workloads.", "MPS choice", "core", "Which?"),
+    KeyPoint("sizes", "MIG has fixed partition sizes.", "fixed sizes", "supporting", "Cost?"),
+    KeyPoint("seven", "MIG makes up to seven instances.", "seven", "supporting", "How many?"),
+)
+RUBRIC = Rubric("q", "How do you choose between MIG and MPS?", "authored", key_points=POINTS)
+
+
+def claims(**verdicts: tuple[str, float]) -> list[ClaimResult]:
+    return [
+        ClaimResult(
+            k.text, verdicts[k.id][0], weight=k.weight, point_id=k.id, credit=verdicts[k.id][1]
+        )
+        for k in POINTS
+    ]
+
+
+def test_a_point_left_out_is_asked_before_one_the_answer_may_have_said():
+    said = claims(
+        mig=("covered", 1.0), mps=("missed", 0.28), sizes=("missed", 0.05), seven=("missed", 0.0)
+    )
+    assert [k.id for k in probe_order(RUBRIC, said)] == ["sizes", "seven", "mps"]
+
+
+def test_a_wrong_claim_comes_first_and_core_before_supporting_among_clear_misses():
+    said = claims(
+        mig=("missed", 0.0),
+        mps=("missed", PARTLY_SAID),
+        sizes=("contradicted", 0.0),
+        seven=("missed", PARTLY_SAID - 0.01),
+    )
+    assert [k.id for k in probe_order(RUBRIC, said)] == ["sizes", "mig", "seven", "mps"]
+
+
+def test_covered_points_are_never_asked_and_an_ungraded_point_counts_as_missed():
+    said = claims(
+        mig=("covered", 1.0), mps=("covered", 1.0), sizes=("covered", 1.0), seven=("missed", 0.3)
+    )
+    assert [k.id for k in probe_order(RUBRIC, said)] == ["seven"]
+    assert [k.id for k in probe_order(RUBRIC, said[:1])] == ["mps", "sizes", "seven"]

@@ -139,6 +139,9 @@ TOPICS: dict[str, tuple[str, ...]] = {
         "images",
         "input pipeline",
     ),
+    # Robot learning on GPUs: a trial found the sim-to-real humanoid question filed as
+    # "general", the only technical question there.
+    "robotics-simulation": ("robot", "humanoid", "sim-to-real", "isaac", "locomotion"),
     "mlops-reliability": (
         "reproducib",
         "determinis",

@@ -155,6 +155,8 @@ def test_topics_come_from_the_question_and_its_answer_only_when_it_names_none():
     assert topics_for("What is a warp and why does it matter?", warp) == ("gpu-architecture",)
     linux = "Comfortable with processes, memory, networking and the shell."
     assert topics_for("How much Linux systems knowledge is expected?", linux) == ("general",)
+    sim = "Outline a sim-to-real pipeline for humanoid loco\u2011manipulation."
+    assert topics_for(sim) == ("robotics-simulation",)  # was "general" (a trial, stop 65)
     overlap = "Use CUDA streams and pinned memory so copies overlap kernels; profile the timeline."
     assert set(topics_for("How do you overlap the two?", overlap)) >= {"kernels-performance"}
     assert "memory" in topics_for("How do you hide the copies?", overlap)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 from .interview import Engine
+from .probes import PARTLY_SAID
+from .records import ClaimResult
 from .report import as_typed, delivery_lines, point_line, wrong_line
 from .session import Session, Turn, question_result
 
@@ -153,7 +155,13 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
     if covered:
         lines += ["**Covered**", *(f"- {c.point}" for c in covered), ""]
     if missed:
-        lines += ["**Missed**", *(point_line(c.point, c.source) for c in missed), ""]
+        # Partly credited: the answer may have said it in other words (probes.PARTLY_SAID),
+        # and the candidate should not read "missed" as "never said".
+        lines += [
+            "**Missed**",
+            *(point_line(c.point, c.source, _partly(c)) for c in missed),
+            "",
+        ]
     if rubric and rubric.model_answer:
         lines += ["**Model answer**", "", rubric.model_answer, ""]
     p = g.provenance
@@ -163,3 +171,7 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
         f"decided by {p.decided_by}; confidence {g.confidence:.2f}</details>"
     ]
     return "\n".join(lines), _references(turn)
+
+
+def _partly(c: ClaimResult) -> str:
+    return "_(said in part, not plainly)_ " if c.credit >= PARTLY_SAID else ""

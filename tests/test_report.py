@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from interviewer.card import grade_card
+from interviewer.probes import PARTLY_SAID
 from interviewer.report import printable_html, to_json, to_markdown
-from interviewer.session import Plan
+from interviewer.session import Plan, question_result
 
 
 def question(engine, starts: str):
@@ -108,6 +109,20 @@ def test_a_skipped_follow_up_closes_its_question_on_the_card(engine):
     assert card.startswith("### Score ") and "You skipped the follow-up" in card
     assert engine.rubric(q).model_answer in card and "**Missed**" in card
     assert refs  # the passages the answer was graded on
+
+
+def test_a_missed_point_the_answer_partly_said_is_marked_so_on_the_card(engine):
+    """A trial (stop 65): about 15 points the candidate had said were listed as missed. One the
+    claim checker partly credited is marked, so "missed" is not read as "never said"."""
+    s, q, _ = with_follow_up(engine)
+    engine.skip(s)
+    card, _ = grade_card(s, engine)
+    missed = [c for c in question_result(s.turns, q.id).claims if c.verdict == "missed"]
+    partly = [c for c in missed if c.credit >= PARTLY_SAID]
+    assert partly and len(partly) < len(missed)  # "3D-stacked memory on the package"
+    for c in missed:
+        tagged = f"- _(said in part, not plainly)_ {c.point}" in card
+        assert tagged == (c in partly), c.point
 
 
 def test_a_skipped_follow_up_is_listed_under_its_question_marked_skipped(engine):

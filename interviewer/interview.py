@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import random
-import re
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -20,13 +19,13 @@ from .delivery import Spoken
 from .errors import InputError, LLMError
 from .followups import FollowUpWriter, OfflineFollowUps
 from .grader import Grader, too_long
+from .hints import hinted, ladder
 from .probes import probe_order
 from .records import DIFFICULTIES, Difficulty, Grade, Question, ReferenceSet
 from .references import focused, gather, load_rubrics, rubric_of
 from .rubrics import KeyPoint, Rubric
 from .scoring import also_said
 from .session import FOLLOW_UP_UNDER, Plan, Prompt, Session, Turn, question_result
-from .words import STOP, stem
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -59,18 +58,6 @@ class _Warming:
 
 def _key(prompt: Prompt) -> tuple[str, str, str, float]:
     return (prompt.question_id, prompt.focus, prompt.text, prompt.asked_at)
-
-
-def _words(text: str) -> list[str]:
-    """Content words' stems ("steps" meets "step"; "what" and "about" match nothing)."""
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3 and w not in STOP]
-
-
-def _point_words(point: KeyPoint) -> set[str]:
-    """What a key point is about, for matching hints to it: its texts, probe and label (the
-    OOM question's "trading compute or steps for memory" shares only "memory" with the
-    gradient-accumulation point, and "steps" with its paraphrase "accumulate over two steps")."""
-    return set(_words(" ".join((point.text, *point.paraphrases, point.probe, point.label))))
 
 
 class Engine:
@@ -322,7 +309,7 @@ class Engine:
             return None
         turns = [t for t in session.turns if t.prompt.question_id == q.id]
         probed = {t.prompt.focus for t in turns if t.prompt.kind == "follow_up"}
-        probed |= self._hinted(turns, rubric)
+        probed |= hinted(rubric, turns)
         state = question_result(turns, q.id)
         # A deep dive also probes a 4 that left out a core point (a trial's deep dive asked one
         # follow-up in seven questions, an answer without pipeline parallelism among them).
@@ -333,21 +320,6 @@ class Engine:
             if point.id not in probed and (point.weight == "core" or not digs):
                 return point
         return None
-
-    def _hinted(self, turns: list[Turn], rubric: Rubric) -> set[str]:
-        """Key points a hint shown in this question already pointed at (the one point it shares
-        the most words with, two at least): a follow-up on one would ask it a second time."""
-        about = {k.id: _point_words(k) for k in rubric.key_points}
-        out = set()
-        for n, turn in enumerate(turns):
-            for hint in self.hint_ladder(turn.prompt, turns[:n])[: turn.hints]:
-                said = set(_words(hint))
-                shared = {pid: len(words & said) for pid, words in about.items()}
-                most = max(shared.values(), default=0)
-                top = [pid for pid, n in shared.items() if n == most]
-                if most >= 2 and len(top) == 1:
-                    out.add(top[0])
-        return out
 
     def skip(self, session: Session) -> Outcome:
         prompt = self._require_active(session)
@@ -369,22 +341,7 @@ class Engine:
         return turn
 
     def hint_ladder(self, prompt: Prompt, before: Sequence[Turn] = ()) -> tuple[str, ...]:
-        """The question's hints, each more specific; on a follow-up, those nearest to the point
-        it probes first (they are the authored ones, which never state a key point), and none
-        that an earlier turn of the question (in `before`) showed already."""
-        rubric = self.rubric_for(prompt.question_id)
-        ladder = rubric.hints if rubric else ()
-        probed = rubric and next((k for k in rubric.key_points if k.id == prompt.focus), None)
-        if prompt.kind == "follow_up" and probed:
-            about = _point_words(probed)
-            ladder = tuple(sorted(ladder, key=lambda h: -len(about & set(_words(h)))))
-        shown = {
-            h
-            for n, t in enumerate(before)
-            if t.prompt.question_id == prompt.question_id and t.hints
-            for h in self.hint_ladder(t.prompt, before[:n])[: t.hints]
-        }
-        return tuple(h for h in ladder if h not in shown)
+        return ladder(self.rubric_for(prompt.question_id), prompt, before)
 
     def hints_given(self, prompt: Prompt, count: int, before: Sequence[Turn] = ()) -> list[str]:
         """The first `count` hints as the chat showed them (they stay in the conversation)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from .interview import Engine
-from .probes import PARTLY_SAID
 from .records import ClaimResult
 from .report import as_typed, delivery_lines, point_line, wrong_line
 from .session import Session, Turn, question_result
@@ -155,8 +154,8 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
     if covered:
         lines += ["**Covered**", *(f"- {c.point}" for c in covered), ""]
     if missed:
-        # Partly credited: the answer may have said it in other words (probes.PARTLY_SAID),
-        # and the candidate should not read "missed" as "never said".
+        # Partly credited: the answer may have said it in other words, and the candidate
+        # should not read "missed" as "never said".
         lines += [
             "**Missed**",
             *(point_line(c.point, c.source, _partly(c)) for c in missed),
@@ -174,4 +173,4 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
 
 
 def _partly(c: ClaimResult) -> str:
-    return "_(said in part, not plainly)_ " if c.credit >= PARTLY_SAID else ""
+    return "_(said in part, not plainly)_ " if c.partly_said else ""

@@ -172,6 +172,14 @@ class Provenance:
     claim_checker: str = ""  # the NLI model (offline) that gave the verdicts
 
 
+# A missed point whose best sentence the claim checker read as at least this likely to state
+# it ("partial credit") may have been said in other words. In a trial's mock interviews
+# (stop 65), 6 of 7 follow-ups asked for something the candidate had said; of the points
+# marked missed in its first answers, 7 of 10 the candidate had said were at 0.25 or more,
+# 2 of 9 it had not.
+PARTLY_SAID = 0.25
+
+
 @dataclass(frozen=True)
 class ClaimResult:
     """One key point's verdict in a grade: what the answer said about it, and where from."""
@@ -185,6 +193,11 @@ class ClaimResult:
     misconception: str = ""  # the known wrong claim the answer stated, if that decided it
     point_id: str = ""
     credit: float = 0.0  # 0-1: how fully it was stated (a missed point's partial credit)
+
+    @property
+    def partly_said(self) -> bool:
+        """Missed, but partly credited: it may have been said in other words."""
+        return self.verdict == "missed" and self.credit >= PARTLY_SAID
 
 
 @dataclass(frozen=True)

@@ -200,7 +200,8 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: 
     else:
         parts.append(f"You covered {len(covered)} of {len(results)} key points.")
     if missed and len(covered) < (asked or len(results)):
-        m = sorted(missed, key=lambda r: r.weight != "core")[0]
+        # What the answer shows no sign of before what it may have said in other words.
+        m = sorted(missed, key=lambda r: (r.partly_said, r.weight != "core"))[0]
         parts.append(f"Work on: {m.label or _short(m.point).rstrip(' .')}.")
     return " ".join(parts)
 

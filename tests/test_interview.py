@@ -11,7 +11,7 @@ from interviewer.card import grade_card
 from interviewer.errors import InputError
 from interviewer.grader import make_grader
 from interviewer.interview import Engine
-from interviewer.probes import PARTLY_SAID
+from interviewer.records import PARTLY_SAID
 from interviewer.session import Plan, Prompt, Turn, question_result
 from interviewer.store import Store
 from tests.conftest import Clock

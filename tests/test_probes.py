@@ -5,8 +5,10 @@ workloads are cooperative ..."), while a point it had left out was never asked."
 
 from __future__ import annotations
 
-from interviewer.probes import PARTLY_SAID, probe_order
-from interviewer.records import ClaimResult
+from dataclasses import replace
+
+from interviewer.probes import probe_order
+from interviewer.records import PARTLY_SAID, ClaimResult
 from interviewer.rubrics import KeyPoint, Rubric
 
 POINTS = (
@@ -50,3 +52,15 @@ def test_covered_points_are_never_asked_and_an_ungraded_point_counts_as_missed()
     )
     assert [k.id for k in probe_order(RUBRIC, said)] == ["seven"]
     assert [k.id for k in probe_order(RUBRIC, said[:1])] == ["mps", "sizes", "seven"]
+
+
+def test_work_on_names_a_point_left_out_before_one_the_answer_may_have_said():
+    from interviewer.scoring import feedback
+
+    said = claims(
+        mig=("covered", 1.0), mps=("missed", 0.28), sizes=("missed", 0.05), seven=("missed", 0.0)
+    )
+    said = [replace(c, label=k.label) for c, k in zip(said, POINTS, strict=True)]
+    assert feedback(3, said).endswith("Work on: fixed sizes.")
+    clear = [replace(c, credit=0.0) for c in said]
+    assert feedback(3, clear).endswith("Work on: MPS choice.")  # else core first

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from interviewer.card import grade_card
-from interviewer.probes import PARTLY_SAID
+from interviewer.records import PARTLY_SAID
 from interviewer.report import printable_html, to_json, to_markdown
 from interviewer.session import Plan, question_result
 

@@ -260,7 +260,7 @@ def _decide(
             part = nearest_part(case, case.claim_vectors[n_claim], top[1])
             for i in dict.fromkeys((part, top[1])):
                 named = named_it(case, i, claim.text)
-                exact = _sure(case, first_contradiction(claim.text, [named]))
+                exact = case.sure(first_contradiction(claim.text, [named]))
                 # The other of two exclusive terms holds against a sure entailment, whichever
                 # check names it first ("LLM decode is compute-bound" read as a comparative).
                 if exact and exact not in _STANDS and other_term(claim.text, named):
@@ -278,15 +278,15 @@ def _decide(
                     break
             # The model cannot see which of two things a property belongs to: its entailment
             # is no evidence against a swap found across the answer.
-            across = None if exact else _sure(case, swapped_in(case, claim.text))
+            across = None if exact else case.sure(swapped_in(case, claim.text))
         # The sentence that would cover it, however far its words (a long sentence that turns
         # the point round sat below 0.5 and was entailed at 0.93); inside a whole short answer
         # read as one premise, the sentence nearest the point.
         unread = top[2] < 0.5 or best_e[1] != top[1]
         if not exact and e >= th.entail and unread:
             nearest = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
-            if exact := _sure(
-                case, first_contradiction(claim.text, [named_it(case, nearest, claim.text)])
+            if exact := case.sure(
+                first_contradiction(claim.text, [named_it(case, nearest, claim.text)])
             ):
                 said = nearest
         # The part that states the point, said of the other of the two things the question
@@ -302,8 +302,8 @@ def _decide(
                 for a in others
             )
             if not states_another and (
-                across := _sure(
-                    case, topic_swapped(case.question, claim.text, case.sentences[nearest])
+                across := case.sure(
+                    topic_swapped(case.question, claim.text, case.sentences[nearest])
                 )
             ):
                 said = nearest
@@ -384,23 +384,5 @@ def _decide(
     return Verdicts(tuple(verdicts), tuple(stated))
 
 
-# Against a row's own reference answer (prose that often packs several parts into one sentence:
-# "Slow start (cwnd less than ss_thresh): ..."), the checks that read which part a word belongs
-# to misread it: on the dev parts with their own references, the swaps, comparatives and
-# negations they found were in wrong answers 13 times of 53 (SciEntsBank train: 9 of 26 labelled
-# contradictory; SAF train: 3 of 25 at half marks or less; Mohler fold 0: 1 of 2). There a
-# wrong number or number format stands; a closed question answered the other way and an
-# acronym expanded wrongly are checked before these.
-_SURE_AGAINST_PROSE = ("exact:number", "exact:format", "exact:exclusive")
-# Tried on a plain reference (at most three sentences of at most 40 words, no list), and
-# taken back: swaps, and a point about one of two things the question compares said of the
-# other, caught 6 wrong answers of 8 on the dev parts' plain references but cost Mohler's
-# held-out folds 6 answers graded 4 to 5 (r 0.614 -> 0.599; 2 by the comparison alone).
-
-
 def _clause_contradicts(case: Case, point: str, clause: str) -> str | None:
-    return _sure(case, first_contradiction(point, [clause]))
-
-
-def _sure(case: Case, found: str | None) -> str | None:
-    return found if found and (not case.given or found in _SURE_AGAINST_PROSE) else None
+    return case.sure(first_contradiction(point, [clause]))

@@ -60,6 +60,12 @@ def _key(prompt: Prompt) -> tuple[str, str, str, float]:
     return (prompt.question_id, prompt.focus, prompt.text, prompt.asked_at)
 
 
+def fits_a_minute(q: Question) -> bool:
+    """A question a rapid-fire minute can answer: no design or coding task, and no prompt of
+    several parts (the bank's are 200-412 characters; its concepts' median is 50)."""
+    return q.kind not in ("system design", "coding") and len(q.text) <= 200
+
+
 class Engine:
     def __init__(
         self,
@@ -120,13 +126,15 @@ class Engine:
         topics = session.plan.topics or tuple(sorted({t for q in pool for t in q.topics}))
         wanted = topics[session.main_questions() % len(topics)]
         target = DIFFICULTIES.index(difficulty)
-        # Rapid-fire's 60 seconds fit a concept or a short scenario, not a six-part design
-        # (a trial was served one): those come last there.
+        # Rapid-fire's 60 seconds fit a concept or a short scenario, not a design, coding or
+        # multi-part prompt (trials were served "all-reduce is saturating the interconnect ...
+        # hierarchical all-reduce, overlap, compression, ... discuss trade-offs for each"):
+        # those come last there.
         quick = session.plan.mode == "rapid-fire"
 
         def rank(q: Question) -> tuple[int, int, int, int, float]:
             return (
-                1 if quick and q.kind in ("system design", "coding") else 0,
+                1 if quick and not fits_a_minute(q) else 0,
                 abs(DIFFICULTIES.index(q.difficulty) - target),
                 0 if wanted in q.topics else 1,
                 1 if q.id in session.seen_before else 0,

@@ -55,18 +55,19 @@ def test_a_deep_dive_probes_a_4_that_missed_a_core_point_and_a_phone_screen_move
 
 
 def test_rapid_fire_asks_what_fits_its_minute_where_a_phone_screen_may_ask_a_design(engine):
-    """A trial's rapid-fire (stop 65) served a six-part all-reduce design question with 60
-    seconds to answer it. Each topic and level's first pick, in both modes."""
-    long_kinds = {"system design", "coding"}
-    kinds = {}
+    """Trials' rapid-fire (stops 65, 66) served six-part design and trade-off prompts with 60
+    seconds to answer them. Each topic and level's first pick, in both modes."""
+
+    def long(q):  # a design or coding task, or a prompt of several parts
+        return q.kind in ("system design", "coding") or len(q.text) > 200
+
+    picked = {}
     for mode in ("rapid-fire", "phone screen"):
         for topic in engine.bank.topics():
             for level in ("easy", "medium", "hard"):
                 session = Session("s", Plan((topic,), level, 3, mode), 0.0)
-                kinds[mode, topic, level] = engine.pick(session, level).kind
-    quick_topics = {
-        t for q in engine.bank.technical() if q.kind not in long_kinds for t in q.topics
-    }
-    rapid = [k for (m, t, _), k in kinds.items() if m == "rapid-fire" and t in quick_topics]
-    assert rapid and not set(rapid) & long_kinds
-    assert set(kinds.values()) & long_kinds  # a phone screen still asks them
+                picked[mode, topic, level] = engine.pick(session, level)
+    quick_topics = {t for q in engine.bank.technical() if not long(q) for t in q.topics}
+    rapid = [q for (m, t, _), q in picked.items() if m == "rapid-fire" and t in quick_topics]
+    assert rapid and not any(long(q) for q in rapid)
+    assert any(long(q) for q in picked.values())  # a phone screen still asks them

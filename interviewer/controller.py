@@ -173,6 +173,21 @@ class Controller:
         self.store.save(session)
         return self.view(session)
 
+    def close(self, owner: str, session_id: str) -> bool:
+        """End this browser's interview in progress when it starts another (a trial's Start
+        left it "active", its rapid-fire clock run down, counted as a session of its own): it
+        goes to Past sessions with its answers and the question on screen as skipped. Not
+        one whose answer is being graded. True when one was ended."""
+        session = self.store.load(session_id) if session_id else None
+        if session is None or session.owner != owner or session.status != "active":
+            return False
+        with self._busy_lock:
+            if session_id in self._busy:
+                return False
+            self.engine.end(session)
+            self.store.save(session)
+        return True
+
     def answer(self, owner: str, session_id: str, text: str, turns_seen: int = -1) -> View:
         return list(self.answer_stream(owner, session_id, text, turns_seen))[-1]
 

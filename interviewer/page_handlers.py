@@ -67,11 +67,21 @@ class Handlers:
         """A new interview: the last one's chart and files go."""
         return (*show(v), None, None)
 
-    def start(self, o: str, topics: list[str], difficulty: str, mode: str, n: int) -> Any:
-        return self.fresh(self.ctl.start(o, topics, difficulty, mode, n))
+    def start(self, o: str, s: str, topics: list[str], difficulty: str, mode: str, n: int) -> Any:
+        view = self.ctl.start(o, topics, difficulty, mode, n)
+        self._closed(o, s)
+        return self.fresh(view)
 
-    def review(self, o: str, mode: str, n: int) -> Any:
-        return self.fresh(self.ctl.review(o, mode, n))
+    def review(self, o: str, s: str, mode: str, n: int) -> Any:
+        view = self.ctl.review(o, mode, n)
+        self._closed(o, s)
+        return self.fresh(view)
+
+    def _closed(self, o: str, s: str) -> None:
+        """The interview on screen ends when a new one has started (not before: a start
+        refused, with nothing due for review, leaves it as it was)."""
+        if self.ctl.close(o, s):
+            gr.Info(f"Interview {s} ended: its answers and report are under Past sessions.")
 
     def stream_answer(self, o: str, s: str, a: str, n: int) -> Iterator[tuple[Any, ...]]:
         """A mistake (empty answer, ended interview, double submit) is a short notice

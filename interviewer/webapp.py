@@ -194,11 +194,11 @@ def build_ui(ctl: Controller) -> Any:
         picks = [pick_topics, pick_diff, pick_mode, pick_len]
         new_outs = [*outs, chart, files]
         start.click(
-            guard(h.start, len(new_outs)), [owner, *picks], new_outs, api_name="start"
+            guard(h.start, len(new_outs)), [owner, sid, *picks], new_outs, api_name="start"
         ).then(h.past, [owner], past_outs)
-        review.click(guard(h.review, len(new_outs)), [owner, pick_mode, pick_len], new_outs).then(
-            h.past, [owner], past_outs
-        )
+        review.click(
+            guard(h.review, len(new_outs)), [owner, sid, pick_mode, pick_len], new_outs
+        ).then(h.past, [owner], past_outs)
         report_outs = [report_md, chart, files, *past_outs]
         # Start and Review wait while an answer is graded: a session started meanwhile was
         # replaced on the page by the old one's grade when it came (a trial pressed Start).

@@ -464,3 +464,25 @@ def test_start_and_review_wait_while_an_answer_is_graded(server, browser):
     )
     page.wait_for_function("!document.querySelector('#start').disabled", timeout=30_000)
     assert page.locator("#review").is_enabled()
+
+
+def test_start_during_an_interview_ends_it_and_says_where_it_went(server, browser):
+    """A trial (stop 66): Start mid-interview left the old one "active" with no word."""
+    page = open_page(browser.new_context(), server.url)
+    first = start(page)
+    page.click("#start")
+    page.wait_for_function(
+        f"!document.querySelector('#status').innerText.includes('{first}')", timeout=60_000
+    )
+    page.wait_for_function(
+        "document.querySelector('.toast-body')?.innerText.includes('ended')", timeout=30_000
+    )
+    assert first in page.inner_text(".toast-body")
+    page.click("text=Past sessions")
+    page.wait_for_function(
+        f"document.querySelector('#history').innerText.includes('{first}')", timeout=30_000
+    )
+    listed = page.inner_text("#history")
+    after = listed[listed.index(first) : listed.index(first) + 60]  # its row: id, started, status
+    assert "ended" in after and "active" not in after, after
+    shot(page, server, "start-ends-the-last")

@@ -248,3 +248,30 @@ def test_the_buttons_wait_while_an_answer_is_graded_and_come_back_with_the_grade
     send_while_grading, send_after = show(views[0])[8], show(views[-1])[8]
     assert send_while_grading["interactive"] is False
     assert send_after["interactive"] is True
+
+
+def test_starting_another_interview_ends_the_one_on_screen_with_its_question_skipped(controller):
+    """A trial (stop 66) pressed Start mid-interview: the old session stayed "active" in Past
+    sessions, its rapid-fire clock run down, and counted as a session of its own."""
+    owner = owner_of("browser-a")
+    first = controller.start(owner, [], "easy", "rapid-fire", 3)
+    controller.answer(owner, first.session_id, ANSWER, first.turns)
+    on_screen = controller.store.load(first.session_id).current
+    second = controller.start(owner, [], "easy", "rapid-fire", 3)
+    assert controller.close(owner, first.session_id)
+    old = controller.store.load(first.session_id)
+    assert old.status == "ended" and old.current is None
+    assert old.turns[-1].skipped and old.turns[-1].prompt == on_screen
+    assert len(old.turns) == 2  # the answer kept, the question on screen skipped
+    # Only this browser's, only an active one, never twice, never the new one by mistake.
+    assert not controller.close(owner_of("browser-b"), second.session_id)
+    assert not controller.close(owner, first.session_id)
+    assert controller.store.load(second.session_id).status == "active"
+
+
+def test_an_interview_whose_answer_is_being_graded_is_not_ended(controller):
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "phone screen", 3)
+    controller._busy.add(view.session_id)
+    assert not controller.close(owner, view.session_id)
+    assert controller.store.load(view.session_id).status == "active"

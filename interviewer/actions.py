@@ -18,7 +18,8 @@ _UP = (
     "boosted enable enables enabling enabled add adds adding added"
 )
 # "lower" alone is also an adjective ("lower precision"): a verb only before a determiner, an
-# identifier or "to <number>" (`_lowered`); the comparative check reads the adjective.
+# identifier or "to <number>" (`_lowered`), or after a subject, a modal or a prescription ("the
+# fix is to lower occupancy", "you should lower it"); the comparative check reads the adjective.
 _DOWN = (
     "cut cuts cutting reduce reduces reducing reduced decrease decreases decreasing decreased "
     "lowers lowering lowered disable disables disabling disabled remove removes removing removed"
@@ -54,6 +55,15 @@ _PRESCRIBED = re.compile(
     re.I,
 )
 
+# A confidently wrong trial answer (stop 66), "the fix is to lower occupancy", covered "You raise
+# occupancy or ILP ...": "lower" was read as an adjective. Not after "and" ("higher bandwidth
+# and lower latency") nor after "lead to" ("more registers lead to lower occupancy").
+_LOWER_AFTER = re.compile(
+    r"(?:\b(?:you|we|i|i'd|we'd|you'd|should|must|can|could|would|will)"
+    r"|\b(?:need|needs|want|wants|try|tries|have|has)\s+to)\s+$",
+    re.I,
+)
+
 LOOK = 200  # characters read either side of an action: its negation, subject and object
 Action = tuple[int, str, frozenset[str]]  # direction, object, subject's words
 
@@ -67,14 +77,16 @@ def actions(text: str) -> list[Action]:
     ]
     for m in _VERB.finditer(text):
         after = text[m.end() : m.end() + LOOK]
-        if (m.group(1) or "").lower() == "lower" and not _lowered(after):
+        before = words_before(text, m.start())
+        if (m.group(1) or "").lower() == "lower" and not (
+            _lowered(after) or _LOWER_AFTER.search(before) or _PRESCRIBED.search(before)
+        ):
             continue
         direction = (
             _DIRECTION[m.group(1).lower()]
             if m.group(1)
             else (1 if m.group(2).lower() == "on" else -1)
         )
-        before = words_before(text, m.start())
         if _NEGATED.search(before.lower()):
             continue
         thing = _object(after)

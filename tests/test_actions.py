@@ -9,6 +9,11 @@ PIPELINE = (
     "pin_memory=True, raising prefetch_factor, and using persistent workers."
 )
 
+OCCUPANCY = (
+    "You raise occupancy or instruction-level parallelism so the scheduler has other warps to "
+    "run during outstanding loads, and prefetch where possible."
+)
+
 
 @pytest.mark.parametrize(
     "point,sentence",
@@ -20,6 +25,11 @@ PIPELINE = (
         # "lower" as a verb: before an identifier, a determiner, or "to <number>".
         (PIPELINE, "Lower num_workers to 0."),
         (PIPELINE, "Lower the num_workers setting."),
+        # ... or after a subject, a modal or a prescription (a trial's confidently wrong
+        # answer, stop 66, was credited with the occupancy point).
+        (OCCUPANCY, "Too many warps fight for the bus, so the fix is to lower occupancy."),
+        (OCCUPANCY, "You should lower occupancy so fewer warps compete."),
+        (OCCUPANCY, "I'd lower occupancy."),
         # A flag set the other way.
         (PIPELINE, "Set pin_memory=False."),
         (PIPELINE, "Leave num_workers alone and turn off pin_memory."),
@@ -44,6 +54,8 @@ def test_the_opposite_action_on_the_same_thing_is_a_contradiction(point, sentenc
         # "lower" as an adjective is no action.
         (PIPELINE, "Lower num_workers counts starve the GPU, so raise them."),
         ("Lower precision halves memory.", "Raise precision to FP32."),
+        (OCCUPANCY, "More registers per thread lead to lower occupancy."),
+        (OCCUPANCY, "You get higher bandwidth and lower occupancy."),
         # Not a plain statement of the opposite: conditional, negated.
         (PIPELINE, "If CPU RAM runs out, reduce num_workers."),
         (PIPELINE, "Don't reduce num_workers."),
@@ -98,3 +110,20 @@ def test_an_answer_that_turns_the_fix_round_is_wrong_on_that_point(built_index):
     assert any("Cut num_workers" in c for c in inverted.wrong_claims)
     assert inverted.score <= 1
     assert right.wrong_claims == ()
+
+
+def test_a_confident_answer_that_lowers_occupancy_is_wrong_and_scores_at_most_1(bank_grader):
+    """A trial's confidently wrong answer (stop 66) scored 4/5, "You raise occupancy ..." listed
+    as covered and under the report's Strengths: "lower" was read as an adjective."""
+    wrong, right = bank_grader(
+        "The profiler shows heavy memory-related warp stalls. How do you fix it?"
+    )(
+        "Heavy memory stalls mean there are too many warps competing for the memory bus, so the "
+        "fix is to lower occupancy: use fewer threads per block and fewer blocks so fewer warps "
+        "fight over bandwidth. That reliably removes memory stalls.",
+        "Raise occupancy so other warps can run while loads are in flight, coalesce global "
+        "accesses and tile reused data into shared memory.",
+    )
+    assert wrong.score <= 1 and "latency-hiding" in wrong.points("contradicted")
+    assert any("lower occupancy" in c for c in wrong.wrong_claims)
+    assert not right.wrong_claims and "latency-hiding" in right.points("covered")

@@ -141,7 +141,7 @@ def analyse_many(
     """Features for (question, answer, references) triples, embedding in one batch."""
     vecs = _Vectors(embedder, keep)
     cleaned = [as_read(a) for _, a, _ in items]
-    segs = [segments(a) for a in cleaned]
+    segs = [segments(a, limit=None) for a in cleaned]
     cut = [_cut_sentences(a) for a in cleaned]
     _prime_recurring([(q, refs) for q, _, refs in items], vecs)
     answer_tokens: list[Tokens | None] = [None] * len(items)
@@ -162,13 +162,24 @@ def analyse_many(
         segs = [[a[x:y] for x, y in spans[a][0]] for a in cleaned]
         cut = [[a[x:y] for x, y in spans[a][1]] for a in cleaned]
     return [
-        _with_sentences(_analyse(q, a, mat[: 1 + len(ss)], refs, vecs, toks), a, ss, cs, mat)
+        _with_sentences(
+            _analyse(q, a, mat[: 1 + min(len(ss), FEATURE_SEGMENTS)], refs, vecs, toks),
+            a,
+            ss,
+            cs,
+            mat,
+        )
         for (q, _, refs), a, mat, toks, ss, cs in zip(
             items, cleaned, mats, answer_tokens, segs, cut, strict=True
         )
     ]
 
 
+# The scorer's features read an answer's first 12 segments (as it was fitted); the claim
+# checker reads them all. It read only those 12 too: in a trial's 282-word warp-divergence
+# answer, "Third, replace short branches with predication ..." was never read, and its point,
+# said word for word, was marked missed and named under "Work on".
+FEATURE_SEGMENTS = 12
 WHOLE_WORDS = 60  # an answer or sentence longer than this is read only in its segments
 
 

@@ -39,7 +39,7 @@ _VERB = re.compile(
 )
 
 
-def segments(answer: str, limit: int = 12) -> list[str]:
+def segments(answer: str, limit: int | None = 12) -> list[str]:
     parts: list[str] = []
     for s in split_sentences(answer):
         # Not at ", so": a cause read apart from its consequence reads as a bare claim

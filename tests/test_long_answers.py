@@ -1,8 +1,10 @@
-"""A point made late in a long answer is found (stop 66). The sentence vectors the claim checker
-compares key points with were pooled inside the whole answer, where a part of a 210-word answer
-takes on the whole answer's meaning: a trial's warp-divergence answer made the predication point
-in its 13th part (0.37 from it pooled, 0.67 alone), it was marked missed, and "Work on:
-predication for small branches" followed."""
+"""A point made late in a long answer is found (stop 66): read, and compared as itself. The
+sentence vectors the claim checker compares key points with were pooled inside the whole
+answer, where a part of a 210-word answer takes on the whole answer's meaning: a trial's
+warp-divergence answer made the predication point in its 13th part (0.37 from it pooled, 0.67
+alone), it was marked missed, and "Work on: predication for small branches" followed."""
+
+from pathlib import Path
 
 WARP = "What is the cost of warp divergence and how do you mitigate it?"
 ANSWER = (
@@ -36,3 +38,21 @@ def test_a_point_made_late_in_a_long_answer_is_covered(bank_grader):
     assert not said.wrong_claims and said.score >= 4
     # Without that part the point is missed: it is the part that states it.
     assert "predication" in unsaid.points("missed")
+
+
+LONG = (Path(__file__).parent / "data" / "warp_divergence_long.txt").read_text("utf-8")
+
+
+def test_every_part_of_a_long_answer_is_read(bank_grader):
+    """The claim checker read an answer's first 12 parts only. A trial's 282-word answer (its
+    own words) made the predication and restructuring points in its 13th and 14th parts: both
+    were marked missed, and "Work on: predication for small branches" followed."""
+    from interviewer.segmenter import segments
+
+    parts = segments(LONG, limit=None)
+    assert len(parts) > 14 and "predication" in " ".join(parts[12:])
+    (g,) = bank_grader(WARP)(LONG)
+    assert g.points("covered") >= {"predication", "restructure"}, [
+        (c.point_id, c.verdict) for c in g.claims
+    ]
+    assert "predication" not in g.feedback

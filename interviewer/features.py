@@ -133,6 +133,13 @@ def as_read(answer: str) -> str:
     return in_digits(expand(strip_fillers(answer)), large=False) or answer
 
 
+# The scorer's features read an answer's first 12 segments (as it was fitted); the claim
+# checker reads them all. It read only those 12 too: in a trial's 282-word warp-divergence
+# answer, "Third, replace short branches with predication ..." was never read, and its point,
+# said word for word, was marked missed and named under "Work on".
+FEATURE_SEGMENTS = 12
+
+
 def analyse_many(
     items: Sequence[tuple[str, str, ReferenceSet]],
     embedder: Embedder,
@@ -175,11 +182,6 @@ def analyse_many(
     ]
 
 
-# The scorer's features read an answer's first 12 segments (as it was fitted); the claim
-# checker reads them all. It read only those 12 too: in a trial's 282-word warp-divergence
-# answer, "Third, replace short branches with predication ..." was never read, and its point,
-# said word for word, was marked missed and named under "Work on".
-FEATURE_SEGMENTS = 12
 WHOLE_WORDS = 60  # an answer or sentence longer than this is read only in its segments
 
 

@@ -12,14 +12,13 @@ from .rubrics import KeyPoint, Rubric
 def probe_order(rubric: Rubric, claims: Sequence[ClaimResult]) -> list[KeyPoint]:
     """The points not covered, in the order to ask about them: one said wrong first (the
     follow-up lets the candidate correct it), then those missed outright, then those that may
-    have been said (`ClaimResult.partly_said`); core before supporting within each, each in
+    have been said (`ClaimResult.raise_first`); core before supporting within each, each in
     the authored order."""
     by_id = {c.point_id: c for c in claims}
 
     def rank(k: KeyPoint) -> tuple[bool, bool, bool]:
         c = by_id.get(k.id)
-        wrong = c is not None and c.verdict == "contradicted"
-        return (not wrong, c is not None and c.partly_said, k.weight != "core")
+        return c.raise_first if c is not None else (True, False, k.weight != "core")
 
     left = [
         k for k in rubric.key_points if (c := by_id.get(k.id)) is None or c.verdict != "covered"

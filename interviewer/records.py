@@ -199,6 +199,12 @@ class ClaimResult:
         """Missed, but partly credited: it may have been said in other words."""
         return self.verdict == "missed" and self.credit >= PARTLY_SAID
 
+    @property
+    def raise_first(self) -> tuple[bool, bool, bool]:
+        """Which point not covered to raise first, lowest first (a follow-up, "Work on:"): one
+        said wrong, then one missed outright, then one that may have been said; core first."""
+        return (self.verdict != "contradicted", self.partly_said, self.weight != "core")
+
 
 @dataclass(frozen=True)
 class Grade:

@@ -200,8 +200,7 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: 
     else:
         parts.append(f"You covered {len(covered)} of {len(results)} key points.")
     if missed and len(covered) < (asked or len(results)):
-        # What the answer shows no sign of before what it may have said in other words.
-        m = sorted(missed, key=lambda r: (r.partly_said, r.weight != "core"))[0]
+        m = min(missed, key=lambda r: r.raise_first)
         parts.append(f"Work on: {m.label or _short(m.point).rstrip(' .')}.")
     return " ".join(parts)
 

@@ -56,6 +56,7 @@ class Case:
     clauses: tuple[Clause, ...] = ()  # a run-on sentence's clauses, asked about missed points
     # (len(sentences), len(wrongs)): as `verbatim`, for each misconception's own texts.
     wrong_verbatim: np.ndarray | None = None
+    long: bool = False  # a long answer: its sentences embedded alone, more of them asked
 
     def sure(self, found: str | None) -> str | None:
         """An exact check's finding, where it can be trusted: any against key points, only

@@ -45,6 +45,7 @@ from .quantities import quantity_off, states_number
 from .roles import first_contradiction
 from .stated import stated_misconceptions
 from .thresholds import Thresholds
+from .words import names_two
 
 _DEFAULTS = Thresholds()
 # The exact checks that hold against a sure entailment (see `_decide`).
@@ -169,14 +170,21 @@ def _ask(
         for i in np.argsort(-sims)
         if i not in case.cut
         and not about_another_thing(case.text, case.sentences[i], claim, case.question)
-    ][: th.top_k]
+    ]
+    wide = case.long and pair_with is None  # a key point of a long answer
+    order = order[: th.long_top_k if wide else th.top_k]
     if not order:
         return []
     order += [max(case.cut, key=lambda i: sims[i])] if case.cut else []
-    least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - th.next_gap)
+    gap = th.long_next_gap if wide else th.next_gap
+    least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - gap)
+    # A sentence that shares two of a key point's numbered names is asked about however far its
+    # vector: "(E4M3 for forward, E5M2 for gradients)" sat at 0.31 from "There are two FP8
+    # formats, E4M3 with more precision and E5M2 with more range" and was never asked.
+    by_name = {i for i, t in enumerate(case.sentences) if pair_with is None and names_two(claim, t)}
     out = []
-    for i in order:
-        if sims[i] >= least:
+    for i in [*order, *sorted(by_name - set(order))]:
+        if sims[i] >= least or i in by_name:
             out.append((len(pairs), int(i), float(sims[i])))
             pairs.append((case.sentences[int(i)], claim))
             if pair_with is not None:
@@ -285,10 +293,15 @@ def _decide(
         unread = top[2] < 0.5 or best_e[1] != top[1]
         if not exact and e >= th.entail and unread:
             nearest = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
-            if exact := case.sure(
-                first_contradiction(claim.text, [named_it(case, nearest, claim.text)])
-            ):
-                said = nearest
+            # ... and the premise whole when it names two of the point's numbered names: they
+            # may sit in two parts ("Use E5M2 ... more precision, and E4M3 ... more range").
+            whole = names_two(claim.text, sentence_of(case, best_e[1]))
+            for i in dict.fromkeys((nearest, best_e[1] if whole else nearest)):
+                if exact := case.sure(
+                    first_contradiction(claim.text, [named_it(case, i, claim.text)])
+                ):
+                    said = i
+                    break
         # The part that states the point, said of the other of the two things the question
         # compares (a swap the roles checks cannot see: the things are not names).
         # (not a part that states another point too: "Data parallelism splits the batch ...,

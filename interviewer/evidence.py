@@ -19,7 +19,7 @@ from .claims import Verdicts
 from .roles import first_contradiction, swapped_binding, swapped_kinds
 from .scope import scope_flipped
 from .thresholds import Thresholds
-from .words import distinctive
+from .words import distinctive, numbered_names
 
 
 def saying(case: Case, claim: str, i: int) -> int:
@@ -73,7 +73,13 @@ def about(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
 
 def elsewhere(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
     sims = case.claim_vectors @ case.vectors[ask[1]]
-    return float(np.delete(sims, n_claim).max(initial=-1.0)) - float(sims[n_claim]) >= th.elsewhere
+    if float(np.delete(sims, n_claim).max(initial=-1.0)) - float(sims[n_claim]) < th.elsewhere:
+        return False
+    # Nearer another point, but naming two of this one's numbered names (E4M3, E5M2) and more
+    # than any other point's: about this one too.
+    names = numbered_names(case.sentences[ask[1]])
+    shared = [len(names & numbered_names(c.text)) for c in case.claims]
+    return not (shared[n_claim] >= 2 and shared[n_claim] == max(shared) > sorted(shared)[-2])
 
 
 def no_cover_from_wrong(v: Verdicts) -> Verdicts:

@@ -43,10 +43,15 @@ TERSE_REPLY_WORDS = 30  # a reply this short is also read after the follow-up qu
 
 
 # Answers longer than this are compared sentence by sentence with each sentence embedded on its
-# own. Shorter ones keep the vectors pooled in context: there a terse part leans on its
-# neighbours ("Fix with padding, like 33 columns", 0.64 from its point in context, 0.49
-# alone). At 60 words, two blind-set answers lost a point they made (dev split).
+# own, and more of their sentences are asked about each key point (`Thresholds.long_top_k`).
+# Shorter ones keep the vectors pooled in context: there a terse part leans on its neighbours
+# ("Fix with padding, like 33 columns", 0.64 from its point in context, 0.49 alone). At 60
+# words, two blind-set answers lost a point they made (dev split).
 ALONE_WORDS = 100
+
+
+def _long(an: Analysis) -> bool:
+    return len(an.text.split()) > ALONE_WORDS
 
 
 class OfflineGrader:
@@ -256,6 +261,7 @@ class OfflineGrader:
                 an.text or answer,
                 question,
                 wrong_verbatim=self._nearest_text(vecs, wrongs) if wrongs else None,
+                long=_long(an),
             )
             cases.append(case)
             where.append((n, origin))
@@ -276,9 +282,7 @@ class OfflineGrader:
         words, 0.65 over 140): "replace short branches with arithmetic or selects so the
         compiler can use predication", 13th of a 210-word answer's 15 parts, was 0.37 from its
         key point (0.67 alone), was never checked, and came back as a follow-up."""
-        long = [
-            an.sentence_vecs is not None and len(an.text.split()) > ALONE_WORDS for an in analyses
-        ]
+        long = [an.sentence_vecs is not None and _long(an) for an in analyses]
         texts = [t for an, lg in zip(analyses, long, strict=True) if lg for t in an.sentences]
         texts = list(dict.fromkeys(texts))
         alone = dict(zip(texts, self.embedder.embed(texts), strict=True)) if texts else {}

@@ -34,6 +34,12 @@ class Thresholds:
     # A later sentence is asked about only when it is nearly as similar as the first (the NLI
     # pairs are what grading costs), and a misconception only of sentences this close to it.
     next_gap: float = 1.0
+    # In a long answer (`Case.long`) more sentences are asked about each key point, from
+    # further down: many sentences share its words there, and the one that states it was often
+    # not among the nearest two (trial E's 281-word nvidia-smi answer: 5th, at 0.54 against 0.70).
+    # Only against key points; misconceptions are asked of the nearest as before.
+    long_top_k: int = 5
+    long_next_gap: float = 0.2
     wrong_min_sim: float = 0.3
     # A sentence at least this similar to one of a point's own texts restates it: covered,
     # whatever the model reads (it read "QAT gives the best low-bit accuracy but costs a

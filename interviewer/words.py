@@ -38,6 +38,20 @@ def formats(text: str) -> set[str]:
     return {f.lower() for f in FORMAT.findall(text)}
 
 
+_NUMBERED = re.compile(r"\b[A-Za-z]+\d[A-Za-z0-9]*\b")
+
+
+def numbered_names(text: str) -> set[str]:
+    """Names with a digit in them (E4M3, H100, INT4, HBM3): the embedding model reads them
+    poorly, and two of them shared name what a sentence is about better than its vector."""
+    return {m.lower() for m in _NUMBERED.findall(text)}
+
+
+def names_two(a: str, b: str) -> bool:
+    """The two texts share at least two numbered names."""
+    return len(numbered_names(a) & numbered_names(b)) >= 2
+
+
 # The tokenizer's whole words are listed most frequent first (general English text): the first
 # few thousand are everyday words ("keep", "around", "move", "memory"), the rest the words that
 # can tie a remark to one key point ("bandwidth", "NVMe", "calibration").

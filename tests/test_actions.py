@@ -127,3 +127,21 @@ def test_a_confident_answer_that_lowers_occupancy_is_wrong_and_scores_at_most_1(
     assert wrong.score <= 1 and "latency-hiding" in wrong.points("contradicted")
     assert any("lower occupancy" in c for c in wrong.wrong_claims)
     assert not right.wrong_claims and "latency-hiding" in right.points("covered")
+
+
+def test_local_memory_said_to_be_on_chip_and_faster_is_a_named_wrong_claim(bank_grader):
+    """The same trial answer also said to route loads through local memory, "which is faster
+    than global memory because it lives on-chip": no rubric said otherwise, so it went unnamed.
+    Local memory lives in device memory (the rubric's misconception, stop 67)."""
+    wrong, right = bank_grader(
+        "The profiler shows heavy memory-related warp stalls. How do you fix it?"
+    )(
+        "Switch the global loads to go through local memory, which is faster than global memory "
+        "because it lives on-chip. That reliably removes memory stalls.",
+        "Register spills go to local memory, which lives in device memory like global memory, so "
+        "they show up as long-scoreboard stalls too; coalesce accesses and tile reused data into "
+        "shared memory.",
+    )
+    assert wrong.score <= 1 and "stall-names" in wrong.points("contradicted")
+    assert any("local memory" in c and "on-chip" in c for c in wrong.wrong_claims)
+    assert not right.wrong_claims

@@ -56,7 +56,7 @@ class Handlers:
         import pandas as pd
 
         p = self.ctl.history(o)
-        plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score"])
+        plot = pd.DataFrame(p.progress, columns=["session", "started", "topic", "score", "shown"])
         # Session numbers as categories: on a number axis two sessions drew ticks 1, 1.5, 2
         # labelled "1, 2, 2" (a trial's screenshot); categories sort as text unless told.
         order = [str(n) for n in sorted(set(plot["session"]))]

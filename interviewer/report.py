@@ -17,6 +17,7 @@ from typing import Any
 
 from .bank import Bank
 from .delivery import assess
+from .hints import ladder
 from .records import Provenance, Question
 from .rubrics import Rubric
 from .session import Session, Turn, question_result
@@ -155,6 +156,13 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
                 ],
                 "model_answer": model,
                 "hints": sum(t.hints for t in turns),
+                # The hints as the chat showed them (a trial's report said "Hints taken: 1" and
+                # not which), empty where the rubric has none to show.
+                "hints_shown": [
+                    h
+                    for n, t in enumerate(turns)
+                    for h in ladder(rubric, t.prompt, turns[:n])[: t.hints]
+                ],
                 "graded_by": sorted({grader_label(t.grade.provenance) for t in turns if t.grade}),
             }
         )
@@ -287,7 +295,10 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
         lines += [f"### {n}. {q['question']} — {score}", ""]
         if len(data["graded_by"]) > 1 and q["graded_by"]:  # graders mixed: say whose this is
             lines += [f"_Graded by {' and '.join(q['graded_by'])}._", ""]
-        if q["hints"]:
+        if q["hints_shown"]:
+            lines += [f"_Hints taken ({len(q['hints_shown'])}):_", ""]
+            lines += [f"- {h}" for h in q["hints_shown"]] + [""]
+        elif q["hints"]:
             lines += [f"_Hints taken: {q['hints']}._", ""]
         for a, asked, said, own, late in zip(
             q["answers"], q["follow_ups"], q["delivery"], q["answer_scores"], q["late"], strict=True

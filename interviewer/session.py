@@ -136,9 +136,12 @@ def question_result(turns: list[Turn], question_id: str) -> QuestionResult:
     if len(mine) == 1 or not results:
         return QuestionResult(question_id, first.score, results, feedback=first.feedback)
     verdicts = as_verdicts(results)
-    # The first answer's own estimate stands unless the replies covered more.
+    # The first answer's own estimate, raised by what the replies added to the coverage: taken
+    # as the coverage alone, a reply that scored 5 on the point it was asked often left the
+    # question's score where it was (a trial: "so far 3/5" after a 5/5 reply).
     _, by_coverage = by_scale(verdicts)
-    estimate = max(first.expected_score or float(first.score), by_coverage)
+    gained = 5.0 * max(0.0, verdicts.coverage - as_verdicts(first.claims).coverage)
+    estimate = max((first.expected_score or float(first.score)) + gained, by_coverage)
     score, _ = by_scale(verdicts, estimate)
     fixed = tuple(corrected.values())
     # Capped by the slip, not by gaps: the score's own line ("important points are missing")

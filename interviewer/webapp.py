@@ -170,12 +170,14 @@ def build_ui(ctl: Controller) -> Any:
                 elem_id="history",
             )
             weak = gr.Markdown("")
-            # Points, not lines: a topic met in one session so far still shows.
+            # Points, not lines: a topic met in one session so far still shows. Topics tied in
+            # a session are drawn a little apart (`progress.spread`); the tooltip has the score.
             progress = gr.ScatterPlot(
                 x="session",
-                y="score",
+                y="shown",
                 color="topic",
-                y_lim=[0, 5],
+                y_lim=[-0.5, 5.5],
+                y_title="mean score",
                 x_title="session (1 = your first)",
                 tooltip=["started", "topic", "score"],
                 label="Progress: mean score per topic, session by session",

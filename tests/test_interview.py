@@ -523,3 +523,36 @@ def test_a_question_capped_by_a_corrected_slip_does_not_say_points_are_missing()
     assert result.score == 3 and [c.point_id for c in result.corrected] == ["b"]
     assert "points are missing" not in result.feedback
     assert "one notable error" in result.feedback and "covered 2 of 2" in result.feedback
+
+
+def test_a_reply_that_adds_a_point_raises_the_questions_score():
+    """A trial (stop 66): after a reply that scored 5/5 on the point it was asked, the card still
+    said "Score so far: 3/5". The question's score was the first answer's estimate or the
+    coverage alone, whichever was higher, and the coverage alone sat below the estimate. What
+    the replies add to the coverage now raises the first answer's estimate."""
+    from interviewer.records import ClaimResult, Grade, Provenance
+    from interviewer.session import Prompt, Turn
+
+    def turn(kind, score, estimate, *claims):
+        covered = tuple(c.point for c in claims if c.verdict == "covered")
+        grade = Grade(
+            score, covered, (), (), "", (), (), 0.9, Provenance("offline", "m"),
+            expected_score=estimate, claims=claims,
+        )  # fmt: skip
+        return Turn(Prompt("q1", "Q?", kind, "easy"), "an answer", grade, 0.0)
+
+    def point(pid, verdict):
+        return ClaimResult(f"Point {pid}.", verdict, point_id=pid)
+
+    first = turn(
+        "question", 3, 3.2, point("a", "covered"), point("b", "covered"),
+        *(point(p, "missed") for p in "cde"),
+    )  # fmt: skip
+    reply = turn("follow_up", 5, 5.0, point("c", "covered"))
+    assert question_result([first], "q1").score == 3
+    after = question_result([first, reply], "q1")
+    assert after.score == 4  # 3.2 + one point of five (1.0); still under 5 with two missed
+    assert "covered 3 of 5" in after.feedback
+    # A reply that adds nothing leaves it where it was.
+    nothing = turn("follow_up", 0, 0.0, point("c", "missed"))
+    assert question_result([first, nothing], "q1").score == 3

@@ -99,3 +99,24 @@ def test_an_open_questions_points_are_not_due_until_it_closes(timed_controller):
     ]
     ctl.command(owner, view.session_id, "skip")
     assert [p for p in review_schedule(ctl.sessions(owner), ctl.points_of) if p.question_id == qid]
+
+
+def test_topics_tied_in_a_session_are_drawn_apart():
+    """A trial's plot (stop 66) showed one circle for two topics both at 4 in a session: the
+    second was hidden. Ties are moved apart on the plot; scores and lone points stay exact."""
+    from interviewer.progress import TIE_STEP, spread
+
+    rows = spread(
+        [
+            {"session": 1, "topic": "memory", "score": 4.0},
+            {"session": 1, "topic": "kernels", "score": 4.0},
+            {"session": 1, "topic": "networking", "score": 2.5},
+            {"session": 2, "topic": "memory", "score": 4.0},
+        ]
+    )
+    shown = {(r["session"], r["topic"]): r["shown"] for r in rows}
+    assert shown[1, "memory"] != shown[1, "kernels"]
+    assert abs(shown[1, "memory"] - shown[1, "kernels"]) == pytest.approx(TIE_STEP)
+    assert (shown[1, "memory"] + shown[1, "kernels"]) / 2 == pytest.approx(4.0)
+    assert shown[1, "networking"] == 2.5 and shown[2, "memory"] == 4.0
+    assert [r["score"] for r in rows] == [4.0, 4.0, 2.5, 4.0]

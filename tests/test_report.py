@@ -184,7 +184,7 @@ def test_a_reply_to_a_follow_up_shows_its_own_score_and_the_report_counts_hints(
     """A user trial (stop 64): a wrong reply to a follow-up showed only the question's score
     ("3/5, the core idea is there"), and the report left out the hints taken."""
     s, _, _ = with_follow_up(engine)
-    engine.hint(s)
+    shown = engine.hint(s)
     engine.answer(s, "No idea, maybe it is the same as HBM.")
     card, _ = grade_card(s, engine)
     reply = s.turns[-1]
@@ -193,7 +193,9 @@ def test_a_reply_to_a_follow_up_shows_its_own_score_and_the_report_counts_hints(
     engine.end(s)
     md = to_markdown(s, engine.bank, engine.rubric)
     section = md.split("## Questions", 1)[1]
-    assert "_Hints taken: 1._" in section
+    # ... and which hint (stop 67: a trial's report said "Hints taken: 1" and not which)
+    assert shown.startswith("Hint 1 of ")
+    assert f"_Hints taken (1):_\n\n- {shown.split(': ', 1)[1]}\n" in section
     # ... and the report gives the reply's own score too (stop 65: only the card had it)
     assert f"_Reply scored {reply.grade.score}/5 on its own._" in section
 

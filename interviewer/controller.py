@@ -358,6 +358,7 @@ class Controller:
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(session.created_at)),
                     session.status,
                     len(scores),
+                    len(scores) - len(answered),  # skipped, as the report counts them
                     round(sum(answered) / len(answered), 2) if answered else None,
                 ]
             )

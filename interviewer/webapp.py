@@ -165,7 +165,14 @@ def build_ui(ctl: Controller) -> Any:
             )
         with gr.Accordion("Past sessions", open=False):
             history = gr.Dataframe(
-                headers=["session", "started", "status", "questions", "mean score"],
+                headers=[
+                    "session",
+                    "started",
+                    "status",
+                    "questions",
+                    "skipped",
+                    "mean score (answered)",
+                ],
                 interactive=False,
                 elem_id="history",
             )

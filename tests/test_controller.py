@@ -154,7 +154,20 @@ def test_rapid_fire_shows_the_time_left_and_marks_a_late_answer(timed_controller
     history = ctl.history(owner).sessions
     score = int(view.chat[2]["content"].split("/5")[0].split()[-1])
     # Scored as the report scores it: per question (one so far), not per turn.
-    assert history[0][0] == view.session_id and history[0][2:] == ["active", 1, score]
+    assert history[0][0] == view.session_id and history[0][2:] == ["active", 1, 0, score]
+
+
+def test_past_sessions_count_a_skipped_question_as_the_report_does(controller):
+    """A trial (stop 67): a session with one question skipped of four was listed as "4
+    questions, mean 4", while its report said "3 questions (1 skipped)"."""
+    owner = owner_of("browser-a")
+    view = controller.start(owner, [], "easy", "rapid-fire", 2)
+    view = controller.command(owner, view.session_id, "skip")
+    view = controller.answer(owner, view.session_id, ANSWER, view.turns)
+    (row,) = controller.history(owner).sessions
+    session = controller.store.load(view.session_id)
+    answered = [t.grade.score for t in session.turns if t.grade is not None]
+    assert row[3:] == [2, 1, answered[0]]
 
 
 def test_past_sessions_load_an_ended_session_once(controller):

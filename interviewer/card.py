@@ -7,7 +7,7 @@ import re
 
 from .interview import Engine
 from .records import ClaimResult
-from .report import as_typed, delivery_lines, point_line, wrong_line
+from .report import PARTLY, as_typed, delivery_lines, point_line, wrong_line
 from .session import Session, Turn, question_result
 
 FLAG_WORDS = {
@@ -173,4 +173,4 @@ def closed_card(session: Session, engine: Engine, turn: Turn, note: str = "") ->
 
 
 def _partly(c: ClaimResult) -> str:
-    return "_(said in part, not plainly)_ " if c.partly_said else ""
+    return PARTLY if c.partly_said else ""

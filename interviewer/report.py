@@ -116,7 +116,7 @@ def to_json(session: Session, bank: Bank, rubric_of: RubricOf) -> dict[str, Any]
             elif c.verdict == "contradicted":
                 wrong.append(item | {"claim": c.evidence, "misconception": c.misconception})
             elif c.verdict == "missed":
-                mine.append(item | {"weight": c.weight})
+                mine.append(item | {"weight": c.weight, "partly": c.partly_said})
         for c in result.corrected:
             item = {"question": q.text, "point": c.point, "label": c.label, "source": c.source}
             wrong.append(
@@ -224,6 +224,9 @@ def wrong_line(said: str, point: str, source: str) -> str:
     return line + (f" _(source: {source})_" if source else "")
 
 
+PARTLY = "_(said in part, not plainly)_ "  # a missed point the answer may have said in other words
+
+
 def point_line(point: str, source: str, tag: str = "") -> str:
     """A key point to study, with where it comes from."""
     return f"- {tag}{point}" + (f" _(source: {source})_" if source else "")
@@ -288,6 +291,7 @@ def to_markdown(session: Session, bank: Bank, rubric_of: RubricOf) -> str:
             core = any(s["weight"] == "core" for s in points)
             for s in points:  # "Also:" after the core points only, never as the first line
                 tag = "Also: " if core and s["weight"] != "core" else ""
+                tag += PARTLY if s.get("partly") else ""  # as the card marks it
                 lines.append(point_line(s["point"], s["source"], tag))
     lines += ["", "## Questions", ""]
     for n, q in enumerate(data["questions"], 1):

@@ -123,6 +123,11 @@ def test_a_missed_point_the_answer_partly_said_is_marked_so_on_the_card(engine):
     for c in missed:
         tagged = f"- _(said in part, not plainly)_ {c.point}" in card
         assert tagged == (c in partly), c.point
+    # ... and so in the report's study plan (a trial, stop 67: the card had it, the plan not)
+    engine.end(s)
+    plan = to_markdown(s, engine.bank, engine.rubric).split("## Questions", 1)[0]
+    for c in missed:
+        assert ("_(said in part, not plainly)_ " + c.point in plan) == (c in partly), c.point
 
 
 def test_a_skipped_follow_up_is_listed_under_its_question_marked_skipped(engine):

@@ -480,7 +480,7 @@ def test_start_during_an_interview_ends_it_and_says_where_it_went(server, browse
     assert first in page.inner_text(".toast-body")
     page.click("text=Past sessions")
     page.wait_for_function(
-        f"document.querySelector('#history').innerText.includes('{first}')", timeout=30_000
+        f"document.querySelector('#history')?.innerText.includes('{first}')", timeout=30_000
     )
     listed = page.inner_text("#history")
     after = listed[listed.index(first) : listed.index(first) + 60]  # its row: id, started, status

@@ -295,8 +295,8 @@ def _decide(
             nearest = nearest_part(case, case.claim_vectors[n_claim], best_e[1])
             # ... and the premise whole when it names two of the point's numbered names: they
             # may sit in two parts ("Use E5M2 ... more precision, and E4M3 ... more range").
-            whole = names_two(claim.text, sentence_of(case, best_e[1]))
-            for i in dict.fromkeys((nearest, best_e[1] if whole else nearest)):
+            whole = names_two(claim.text, sentence_of(case, best_e[1])) and best_e[1] != nearest
+            for i in [nearest, best_e[1]] if whole else [nearest]:
                 if exact := case.sure(
                     first_contradiction(claim.text, [named_it(case, i, claim.text)])
                 ):

@@ -79,7 +79,8 @@ def elsewhere(case: Case, ask: Ask, n_claim: int, th: Thresholds) -> bool:
     # than any other point's: about this one too.
     names = numbered_names(case.sentences[ask[1]])
     shared = [len(names & numbered_names(c.text)) for c in case.claims]
-    return not (shared[n_claim] >= 2 and shared[n_claim] == max(shared) > sorted(shared)[-2])
+    mine = shared.pop(n_claim)  # (another point is nearer, so there is one)
+    return not (mine >= 2 and mine > max(shared))
 
 
 def no_cover_from_wrong(v: Verdicts) -> Verdicts:

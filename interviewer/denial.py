@@ -19,7 +19,7 @@ from .polarity import (
     _same_subject,
     reported,
 )
-from .things import SENTENCE_END
+from .things import DENIED, SENTENCE_END, bound_clauses
 from .words import distinctive, stem, terms
 
 # "X doesn't VERB OBJ", "X is not OBJ": a denial and the content words it denies.
@@ -105,3 +105,45 @@ def _first_subject(text: str) -> frozenset[str]:
         if w not in _SUBJECT_SKIP:
             out.append(w)
     return frozenset(w for w in out if len(w) >= 2) if 0 < len(out) <= 4 else frozenset()
+
+
+def denial_asserted(point: str, sentence: str) -> str | None:
+    """ "exact:denied" the other way round: the point denies two of the field's words of its
+    named thing, and a clause of the sentence about the same thing asserts them, within a few
+    words of each other ("MPS clients share the GPU without hardware partitions" against "MPS
+    is the one that gives you hard isolation: it partitions the GPU in hardware", which the
+    model entailed at 0.90). Not in a condition or a reported belief."""
+    if reported(sentence) or _CONDITIONAL.search(sentence):
+        return None
+    said = [
+        (thing, clause)
+        for thing, clause in bound_clauses(sentence)
+        # (a relative clause may be about the thing just named as an object: "no hardware
+        # partitions, unlike MIG, which partitions the GPU in hardware")
+        if not DENIED.search(clause) and not _RELATIVE.match(clause)
+    ]
+    for thing, clause in bound_clauses(point):
+        for denied in _denied_words(clause):
+            for other, asserting in said:
+                words = [stem(t) for t in terms(asserting)] if other == thing else []
+                at = [n for n, w in enumerate(words) if w in denied]
+                if len({words[n] for n in at}) >= 2 and at[-1] - at[0] <= _NEAR:
+                    return "exact:denied"
+    return None
+
+
+_RELATIVE = re.compile(r"\s*(?:which|that|who|whose)\b", re.I)
+_NEAR = 5  # how far apart, in words, the two denied words may sit in the asserting clause
+_DENIES = re.compile(r"\b(?:without|no|not|never|cannot|lacks?|lacking)\b|n't\b", re.I)
+
+
+def _denied_words(clause: str) -> list[set[str]]:
+    """The stems of the field's words among the first three each denial in the clause takes,
+    where it takes two or more ("without hardware partitions")."""
+    out = []
+    for m in _DENIES.finditer(clause):
+        rest = re.split(r"[,;:.()]", clause[m.end() :], maxsplit=1)[0]
+        words = [t for t in terms(rest) if t not in _FILLER and len(t) > 2][:3]
+        if len(found := {stem(t) for t in words if distinctive(t)}) >= 2:
+            out.append(found)
+    return out

@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .actions import action_turned
-from .denial import subject_denied
+from .denial import denial_asserted, subject_denied
 from .effects import effect_flipped
 from .exact import exact_contradiction
 from .exclusive import other_term
@@ -42,9 +42,9 @@ from .words import terms
 
 def first_contradiction(point: str, sentences: list[str]) -> str | None:
     """The first sure contradiction (exact_contradiction, swapped_roles, action_turned,
-    property_flipped, verb_flipped, passive_flipped, subject_denied, location_flipped,
-    trend_flipped, effect_flipped, ratio_inverted, other_term, multiple_swapped) in these
-    sentences."""
+    property_flipped, verb_flipped, passive_flipped, subject_denied, denial_asserted,
+    location_flipped, trend_flipped, effect_flipped, ratio_inverted, other_term,
+    multiple_swapped) in these sentences."""
     point = _as_bound(_unabbreviated(point))
     checks = _sound_checks(point)
     for sentence in (_as_bound(_unabbreviated(s)) for s in sentences):
@@ -95,6 +95,7 @@ def _sound_checks(point: str) -> tuple[Callable[[str, str], str | None], ...]:
         verb_flipped,
         passive_flipped,
         subject_denied,
+        denial_asserted,
         location_flipped,
         trend_flipped,
         effect_flipped,

@@ -171,9 +171,23 @@ def bindings(text: str) -> dict[str, set[str]]:
 # back thousands of times in a batch (a fresh copy each time, as callers add to it).
 @lru_cache(maxsize=8192)
 def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    text = named_things(text)
+    names = {w for t in _things(named_things(text)) for w in t.split()}
     out: dict[str, set[str]] = {}
-    names = {w for t in _things(text) for w in t.split()}
+    for current, clause in bound_clauses(text):
+        words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
+        # A property denied is not the property: "BF16 ..., so you don't need loss
+        # scaling" gives BF16 no loss scaling, not FP16's.
+        denied = "¬" if DENIED.search(clause) else ""
+        out.setdefault(current, set()).update(denied + w for w in words)
+    return tuple((thing, frozenset(words)) for thing, words in out.items())
+
+
+@lru_cache(maxsize=8192)
+def bound_clauses(text: str) -> tuple[tuple[str, str], ...]:
+    """Each clause (BIND_SPLIT's, its named things written as one name) with the named thing
+    it is about: the first it names, or, naming none, the one before."""
+    text = named_things(text)
+    out: list[tuple[str, str]] = []
     current = None
     opening = False
     for clause in _clauses(text):
@@ -198,12 +212,8 @@ def _bound(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
             used = _things(m.group(1)) if (m := _USES.search(clause)) else []
             current = (used or found)[0]
         if current is not None:
-            words = {t for t in terms(clause) if len(t) > 3 and t not in names | _WEAK}
-            # A property denied is not the property: "BF16 ..., so you don't need loss
-            # scaling" gives BF16 no loss scaling, not FP16's.
-            denied = "¬" if DENIED.search(clause) else ""
-            out.setdefault(current, set()).update(denied + w for w in words)
-    return tuple((thing, frozenset(words)) for thing, words in out.items())
+            out.append((current, clause))
+    return tuple(out)
 
 
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

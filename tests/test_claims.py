@@ -395,6 +395,31 @@ def test_a_relation_read_from_either_end_is_the_same_relation(point, sentence, f
     assert exact_contradiction(point, sentence) == found
 
 
+BF16_PRECISION = (
+    "BF16 has less precision than FP16, 7 mantissa bits against FP16's 10, because FP16 spends "
+    "only 5 bits on its exponent."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence,found",
+    [
+        # Trial G: a complete right answer scored 1, its "more stable" read against the
+        # point's "less precision", though the sentence names precision apart.
+        (
+            "The price is precision: BF16 has only 7 mantissa bits versus FP16's 10, but "
+            "training tolerates that well, so BF16 is simpler and more stable.",
+            None,
+        ),
+        # The point's own thing turned round, or another word for it, is still wrong.
+        ("BF16 has more precision than FP16.", "exact:comparative"),
+        ("BF16 is more precise than FP16, so it is more stable.", "exact:comparative"),
+    ],
+)
+def test_a_comparative_about_another_thing_than_the_one_the_sentence_names(sentence, found):
+    assert exact_contradiction(BF16_PRECISION, sentence) == found
+
+
 ROOF = (
     "The vertical gap between your kernel's point and the roof above it shows how much headroom "
     "remains and which roof you are chasing."

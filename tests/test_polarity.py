@@ -3,7 +3,7 @@
 
 import pytest
 
-from interviewer.denial import subject_denied
+from interviewer.denial import denial_asserted, subject_denied
 from interviewer.exact import exact_contradiction
 from interviewer.polarity import property_flipped, trend_flipped, verb_flipped
 
@@ -217,6 +217,81 @@ def test_a_subject_denied_what_the_point_asserts_of_it_is_a_contradiction(point,
 )
 def test_no_subject_denial_where_it_is_not_sure(point, sentence):
     assert subject_denied(point, sentence) is None
+
+
+MPS_ISOLATION = (
+    "MPS clients share the GPU without hardware partitions, so a fatal fault or a noisy client "
+    "can affect the others."
+)
+MPS_SWAPPED = (
+    "MPS is the one that gives you hard isolation: it partitions the GPU in hardware into fixed "
+    "slices, each with its own dedicated memory, L2 cache and copy engines, so a crash or a "
+    "memory error in one tenant's process can never affect the others."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # Trial F's swapped answer: the model entailed the point at 0.90.
+        MPS_SWAPPED,
+        "Unlike MIG, MPS partitions the GPU in hardware.",
+        "MPS has hardware partitions.",
+    ],
+)
+def test_what_the_point_denies_of_a_thing_asserted_of_it_is_a_contradiction(sentence):
+    assert denial_asserted(MPS_ISOLATION, sentence) == "exact:denied"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        MPS_ISOLATION,
+        # Said of the other thing, or in a relative clause that may be about it.
+        "MPS lets processes share the GPU without hardware partitions; MIG partitions the GPU in "
+        "hardware into isolated instances.",
+        "MIG partitions the GPU in hardware, while MPS just shares it.",
+        "Under MPS there are no hardware partitions, unlike MIG, which partitions the GPU in "
+        "hardware.",
+        # Denied here too, in a condition, or a reported belief.
+        "MPS doesn't partition the GPU in hardware, so one client can crash the others.",
+        "If MPS partitioned the GPU in hardware, faults would stay contained.",
+        "People think MPS partitions the GPU in hardware, but it does not.",
+        # The two words far apart: not the denied phrase.
+        "MPS runs on any hardware from Volta on, and MIG adds partitions.",
+    ],
+)
+def test_no_denial_asserted_where_it_is_not_sure(sentence):
+    assert denial_asserted(MPS_ISOLATION, sentence) is None
+
+
+def test_a_swapped_mig_and_mps_answer_is_wrong_on_the_point_it_inverts(built_index):
+    """Trial F: the answer that gave MPS MIG's hardware isolation scored 2 with "MPS clients
+    share the GPU without hardware partitions ..." listed as covered."""
+    from interviewer.grader import make_grader
+    from interviewer.references import gather
+
+    settings, index = built_index
+    q = next(q for q in index.bank.technical() if "between MIG and MPS" in q.text)
+    refs = gather(q.text, index, settings, question_id=q.id)
+    swapped = (
+        f"{MPS_SWAPPED} MIG, on the other hand, is a software time-slicing layer in the driver: "
+        "it interleaves the kernels of different CUDA contexts on all SMs, so it gives better "
+        "utilization for bursty workloads but no memory protection and no QoS."
+    )
+    right = (
+        "MIG partitions the GPU in hardware into isolated instances, so I'd use it for untrusted "
+        "tenants with SLAs. MPS clients share the GPU without hardware partitions, so a fault in "
+        "one can affect the others, but it gives better utilization for cooperative workloads."
+    )
+    wrong, good = make_grader("offline", settings, index=index).grade_many(
+        [(q.text, swapped, refs), (q.text, right, refs)]
+    )
+    assert wrong.score <= 1
+    assert any("without hardware partitions" in c for c in wrong.wrong_claims)
+    assert not any("without hardware partitions" in c for c in wrong.covered)
+    assert not good.wrong_claims
+    assert any("without hardware partitions" in c for c in good.covered)
 
 
 @pytest.mark.parametrize(

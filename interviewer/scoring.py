@@ -192,7 +192,16 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: 
         said = _short(w.evidence, 120).rstrip(" .!?;:")
         parts.append(f'Wrong: "{said}". In fact: {w.point}')
     parts.append(lead)
-    if asked:
+    if not covered and score >= 3:
+        # The score came from how near the whole answer sits to the reference (a row's own
+        # reference answer, mostly): "You covered 0 of 3" under a 3 read as a contradiction
+        # (trial G). On Mohler dev such answers' human mean is 3.9: the score, not the
+        # sentence-by-sentence reading, is the better guide there.
+        parts.append(
+            f"None of the {len(results)} key points was found stated sentence by sentence; "
+            "the score follows how closely the answer as a whole matches the reference."
+        )
+    elif asked:
         parts.append(
             f"You covered {len(covered)} of the {asked} key points asked for "
             f"({len(results)} listed)."
@@ -201,7 +210,10 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: 
         parts.append(f"You covered {len(covered)} of {len(results)} key points.")
     if missed and len(covered) < (asked or len(results)):
         m = min(missed, key=lambda r: r.raise_first)
-        parts.append(f"Work on: {m.label or _short(m.point).rstrip(' .')}.")
+        # A point the answer may have said in other words is not one to learn but one to say
+        # plainly: trial F was told "Work on: pinned host memory" after "Use pinned memory ...".
+        head = "Make explicit" if m.partly_said else "Work on"
+        parts.append(f"{head}: {m.label or _short(m.point).rstrip(' .')}.")
     return " ".join(parts)
 
 

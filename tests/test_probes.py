@@ -64,3 +64,29 @@ def test_work_on_names_a_point_left_out_before_one_the_answer_may_have_said():
     assert feedback(3, said).endswith("Work on: fixed sizes.")
     clear = [replace(c, credit=0.0) for c in said]
     assert feedback(3, clear).endswith("Work on: MPS choice.")  # else core first
+
+
+def test_a_point_the_answer_may_have_said_is_to_be_made_explicit_not_worked_on():
+    """Trial F: "Use pinned memory with cudaMemcpyAsync ..." was told "Work on: pinned host
+    memory" (partly said, the only point missed)."""
+    from interviewer.scoring import feedback
+
+    said = claims(
+        mig=("covered", 1.0), mps=("missed", 0.28), sizes=("covered", 1.0), seven=("covered", 1.0)
+    )
+    said = [replace(c, label=k.label) for c, k in zip(said, POINTS, strict=True)]
+    assert feedback(4, said).endswith("Make explicit: MPS choice.")
+    assert "Work on" not in feedback(4, said)
+
+
+def test_a_score_with_no_point_found_says_where_it_came_from():
+    """Trial G: a 3 read "The core idea is there ... You covered 0 of 3 key points."."""
+    from interviewer.scoring import feedback
+
+    none = claims(
+        mig=("missed", 0.0), mps=("missed", 0.0), sizes=("missed", 0.0), seven=("missed", 0.0)
+    )
+    text = feedback(3, none)
+    assert "You covered 0" not in text
+    assert "None of the 4 key points was found stated" in text
+    assert "You covered 0 of 4 key points." in feedback(1, none)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import statistics
 from collections import Counter
@@ -18,9 +17,12 @@ from .config import Settings
 from .errors import InputError, InterviewerError
 from .grader import CHUNK, Grader, grade_isolated, too_long
 from .index import Index
+from .output import Writer, errors_path, review_path
 from .records import Grade, ReferenceSet
 from .references import ReferenceCache
 from .rows import check_input, done_keys, read_rows
+
+FIRST_CHUNK = 8  # rows in the first batched call; each later one doubles, up to CHUNK
 
 GRADE_FIELDS = (
     "score",
@@ -49,6 +51,7 @@ class Row(BaseModel):
     answer: str
     id: str | None = None
     reference_answer: str | None = None
+    question_id: str | None = None  # a bank question's id (`interviewer bank`), not its words
 
     @field_validator("question")
     @classmethod
@@ -114,63 +117,6 @@ def output_row(raw: dict[str, Any], key: str, g: Grade) -> dict[str, Any]:
         claims=[{"point": c.point, "verdict": c.verdict, "evidence": c.evidence} for c in g.claims],
     )
     return out
-
-
-class Writer:
-    """Appends rows as they come, flushed, so a killed run loses at most the row in flight.
-    `Writer.open` does the file work; the constructor only holds what it opened."""
-
-    def __init__(self, f: TextIO, csv_format: bool, fieldnames: list[str] | None) -> None:
-        self.f, self.csv, self.fieldnames = f, csv_format, fieldnames
-
-    @classmethod
-    def open(cls, path: Path, resume: bool) -> Writer:
-        if path.suffix.lower() not in (".csv", ".jsonl"):
-            raise InputError(f"{path}: output must be .csv or .jsonl")
-        as_csv, fieldnames = path.suffix.lower() == ".csv", None
-        if resume and as_csv and path.exists() and path.stat().st_size:
-            with path.open(encoding="utf-8", newline="") as f:
-                fieldnames = next(csv.reader(f))
-        if resume and path.exists() and not as_csv:
-            _drop_torn_line(path)
-        out: TextIO = path.open("a" if resume else "w", encoding="utf-8", newline="")
-        if resume and path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            out.write("\n")  # a CSV row cut off by a kill stays apart from the next row
-        return cls(out, as_csv, fieldnames)
-
-    def write(self, row: dict[str, Any]) -> None:
-        if self.csv:
-            flat = {
-                k: " | ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()
-            }
-            if self.fieldnames is None:
-                self.fieldnames = list(flat)
-                csv.writer(self.f).writerow(self.fieldnames)
-            csv.DictWriter(self.f, self.fieldnames, extrasaction="ignore").writerow(flat)
-        else:  # strict JSON out: no NaN or Infinity
-            self.f.write(json.dumps(row, ensure_ascii=False, allow_nan=False) + "\n")
-        self.f.flush()
-
-    def close(self) -> None:
-        self.f.close()
-
-
-def _drop_torn_line(path: Path) -> None:
-    """Cut a JSONL line that a kill left half-written (every whole line ends in a newline,
-    and JSON escapes newlines inside strings), so the output stays valid JSONL. Resume reads
-    the whole output anyway (`done_keys`)."""
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        with path.open("rb+") as f:
-            f.truncate(data.rfind(b"\n") + 1)
-
-
-def errors_path(output: Path) -> Path:
-    return output.with_name(output.name + ".errors.jsonl")
-
-
-def review_path(output: Path) -> Path:
-    return output.with_name(output.name + ".review.jsonl")
 
 
 @dataclass(frozen=True)
@@ -264,33 +210,45 @@ def jobs(input_path: Path, settings: Settings, skip: set[str], out: Output) -> I
     the way: unreadable, invalid, too long or repeated-id rows go to the errors file, rows whose
     id is in `skip` (already in the output: resume) are counted as skipped."""
     first_line: dict[str, int] = {}
+
+    def fail(line: int, key: str, reason: str) -> None:
+        out.fail(line, key, reason)
+        out.advance()
+
     for line, raw, problem in read_rows(input_path):
         key = row_key(raw or {}, line)
-        if raw is not None and key in first_line:
-            out.fail(line, key, f"repeated id: line {first_line[key]} has the same id")
+        if raw is None or problem:
+            fail(line, key, problem or "unreadable row")
             continue
-        first_line.setdefault(key, line)
+        if key in first_line:
+            fail(line, key, f"repeated id: line {first_line[key]} has the same id")
+            continue
+        first_line[key] = line
         if key in skip:
             out.summary.skipped += 1
             out.advance()
             continue
-        if raw is None:
-            out.fail(line, key, problem or "unreadable row")
-            continue
         try:
             row = Row.model_validate(raw | {"id": str(raw["id"]) if raw.get("id") else None})
         except ValidationError as e:
-            err = e.errors()[0]
-            field_name = ".".join(map(str, err["loc"]))
-            # A CSV row with fewer fields than the header leaves the rest None: say so plainly.
-            missing = err["type"] in ("missing", "string_type") and raw.get(field_name) is None
-            why = f"no {field_name} (missing column or empty field)" if missing else err["msg"]
-            out.fail(line, key, f"{field_name}: {why}")
+            fail(line, key, invalid_reason(e, raw))
             continue
         if problem := too_long(row.answer, settings):
-            out.fail(line, key, problem)
+            fail(line, key, problem)
             continue
         yield Job(line, key, raw, row)
+
+
+def invalid_reason(e: ValidationError, raw: dict[str, Any]) -> str:
+    """The first thing wrong with a row, in the user's words, not pydantic's ("Value error,
+    question is empty"; "Input should be a valid string" for an answer of 42)."""
+    err = e.errors()[0]
+    name = ".".join(map(str, err["loc"]))
+    if err["type"] == "missing" or raw.get(name) is None:
+        return f"{name}: no {name} (missing column or empty field)"
+    if err["type"] == "string_type":
+        return f"{name}: not text (a {type(raw[name]).__name__})"
+    return f"{name}: {str(err['msg']).removeprefix('Value error, ')}"
 
 
 def grade_file(
@@ -311,13 +269,19 @@ def grade_file(
     out = Output.open(output, grader.name, resume, review_below, progress)
     references = ReferenceCache(index, settings)
     pending: list[tuple[Job, tuple[str, str, ReferenceSet]]] = []
+    # The first chunks are small, so that rows reach the output (and the progress bar moves)
+    # within seconds; later ones grow to CHUNK, where batching pays (trial G: a 36-row run
+    # wrote nothing for 24 s, and a kill at 15 s had kept no row).
+    chunk = FIRST_CHUNK
 
     def flush_chunk() -> None:
+        nonlocal chunk
         graded = grade_isolated(grader, [item for _, item in pending])
         for (job, _), g in zip(pending, graded, strict=True):
             out.result(job, g)
         out.advance(len(pending))
         pending.clear()
+        chunk = min(CHUNK, 2 * chunk)
 
     pool = None if grader.batched else ThreadPoolExecutor(max_workers=max(1, concurrency))
     running: dict[Future[list[Grade]], Job] = {}
@@ -340,13 +304,15 @@ def grade_file(
         for job in jobs(input_path, settings, skip, out):
             row = job.row
             try:
-                item = (row.question, row.answer, references(row.question, row.reference_answer))
+                refs = references(row.question, row.reference_answer, row.question_id or None)
+                item = (row.question, row.answer, refs)
             except Exception as e:
                 out.fail(job.line, job.key, failure_reason(e))
+                out.advance()
                 continue
             if pool is None:
                 pending.append((job, item))
-                if len(pending) >= CHUNK:
+                if len(pending) >= chunk:
                     flush_chunk()
             else:
                 running[pool.submit(grader.grade_many, [item])] = job

@@ -83,9 +83,9 @@ def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
     from .references import load_rubrics, rubric_of
 
     bank = _bank(settings)
+    rubrics = load_rubrics(settings.data_dir)
     if args.format == "json":
         data = bank.to_json()
-        rubrics = load_rubrics(settings.data_dir)
         for q, d in zip(bank.questions, data["questions"], strict=True):
             r = rubric_of(q, rubrics)
             d["rubric"] = r.to_dict() if r else None
@@ -99,9 +99,12 @@ def cmd_bank(args: argparse.Namespace, settings: Settings) -> int:
     print()
     print(f"{'id':<13} {'diff':<6} {'kind':<13} {'vars':>4} {'kps':>4}  question")
     for q in bank.questions:
+        # the key points grading uses: the rubric's, else the reference's own sentences
+        r = rubric_of(q, rubrics)
+        kps = len(r.key_points) if r and r.key_points else len(q.key_points)
         print(
             f"{q.id:<13} {q.difficulty:<6} {q.kind:<13} {len(q.variants):>4} "
-            f"{len(q.key_points):>4}  {q.text[:90]}"
+            f"{kps:>4}  {q.text[:90]}"
         )
         print(f"{'':<13} source {q.source} [{q.span[0]}:{q.span[1]}]; topics {', '.join(q.topics)}")
     return 0
@@ -142,6 +145,7 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     from .batch import check_paths, grade_file
     from .errors import InputError
     from .grader import make_grader
+    from .rows import count_rows
 
     ray = args.engine in ("ray", "ray-vllm")
     if args.address and not ray:
@@ -153,7 +157,11 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     src, out = Path(args.input), Path(args.output)
     check_paths(src, out, args.resume)  # before the progress bar: the error alone
     with tqdm(
-        desc=f"grading ({args.grader})", unit="answer", file=sys.stderr, disable=args.quiet
+        desc=f"grading ({args.grader})",
+        unit="answer",
+        total=count_rows(src),
+        file=sys.stderr,
+        disable=args.quiet,
     ) as bar:
         run = {"resume": args.resume, "progress": bar.update, "review_below": args.review_below}
         if ray:

@@ -38,8 +38,8 @@ DEFAULT_ACTORS = 2
 
 class GradeStage:
     """The Ray Data stage: one instance per actor. Rows in (`key`, `question`, `answer`,
-    `reference_answer`), rows out (`key`, `grade`: the pickled Grade or b"", `error`: why the
-    row could not be graded or "")."""
+    `reference_answer`, `question_id`), rows out (`key`, `grade`: the pickled Grade or b"",
+    `error`: why the row could not be graded or "")."""
 
     def __init__(self, kind: str, settings: Settings, use_index: bool) -> None:
         index = open_index(settings) if use_index else None
@@ -50,11 +50,17 @@ class GradeStage:
         keys = [str(k) for k in batch["key"]]
         outcome: dict[int, Any] = {}
         items, where = [], []
-        for n, (q, a, ref) in enumerate(
-            zip(batch["question"], batch["answer"], batch["reference_answer"], strict=True)
+        for n, (q, a, ref, qid) in enumerate(
+            zip(
+                batch["question"],
+                batch["answer"],
+                batch["reference_answer"],
+                batch["question_id"],
+                strict=True,
+            )
         ):
             try:
-                items.append((str(q), str(a), self.references(str(q), ref or None)))
+                items.append((str(q), str(a), self.references(str(q), ref or None, qid or None)))
                 where.append(n)
             except Exception as e:
                 outcome[n] = e
@@ -166,6 +172,7 @@ def _pipeline(
             "question": j.row.question,
             "answer": j.row.answer,
             "reference_answer": j.row.reference_answer or "",
+            "question_id": j.row.question_id or "",
         }
         for j in todo
     ]
@@ -238,7 +245,8 @@ def grade_file_ray_vllm(
         waiting: dict[str, tuple[Job, Request]] = {}
         for job in jobs(input_path, settings, skip, out):
             try:
-                refs = references(job.row.question, job.row.reference_answer or None)
+                row = job.row
+                refs = references(row.question, row.reference_answer or None, row.question_id)
                 item = (job.row.question, job.row.answer, refs)
                 planned = grader.plan(item)
             except Exception as e:

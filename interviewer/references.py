@@ -8,6 +8,7 @@ from pathlib import Path
 from .claims import Claim, Wrong
 from .config import Settings
 from .disagreement import opening
+from .errors import InputError
 from .index import Index
 from .parsing import key_points
 from .records import Question, Reference, ReferenceSet
@@ -140,6 +141,8 @@ def gather(
         return ReferenceSet(question, tuple(refs))
 
     matched: Question | None = index.bank.get(question_id) if question_id else None
+    if question_id and matched is None:
+        raise InputError(f"question_id {question_id!r} is not in the bank (see `interviewer bank`)")
     match_score = 1.0 if matched else None
     vector = index.embedder.embed([question])[0]
     if matched is None:

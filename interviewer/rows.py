@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .output import csv_text
 
 Read = tuple[int, dict[str, Any] | None, str | None]  # (line, row or None, problem or None)
+# (a row with a problem is given where it names its id: it is reported, never graded)
 BOM = b"\xef\xbb\xbf"
 csv.field_size_limit(2**31 - 1)  # long fields are reported by the length check, not a crash
 
@@ -60,6 +62,18 @@ def read_rows(path: Path) -> Iterator[Read]:
         yield from _csv(path)
 
 
+def count_rows(path: Path) -> int | None:
+    """How many data rows INPUT holds, for a progress bar's total (None if it cannot tell)."""
+    try:
+        if path.suffix.lower() == ".jsonl":
+            with path.open("rb") as f:
+                return sum(1 for line in f if line.strip())
+        rows = csv.reader(io.StringIO(_csv_text(path), newline=""))
+        return max(0, sum(1 for _ in rows) - 1)
+    except (OSError, InputError, csv.Error):
+        return None
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -89,7 +103,9 @@ def _jsonl(path: Path) -> Iterator[Read]:
             try:
                 row = json.loads(line, parse_constant=_reject_constant)
             except json.JSONDecodeError as e:
-                yield n, None, f"not valid JSON ({e.msg} at column {e.colno})"
+                # (the decoder's own message may end in "at": "Invalid control character at")
+                what = e.msg.removesuffix(" at")
+                yield n, None, f"not valid JSON ({what} at column {e.colno})"
                 continue
             except RecursionError:
                 yield n, None, "not valid JSON (nested too deeply)"
@@ -111,8 +127,17 @@ def _csv(path: Path) -> Iterator[Read]:
     try:
         start = 1
         for row in reader:
-            if None in row:
-                yield reader.line_num, None, "more fields than the header has"
+            if None in row:  # (its id still names it in the errors file)
+                named = {k: v for k, v in row.items() if k is not None}
+                yield reader.line_num, named, "more fields than the header has"
+            elif None in row.values():
+                named = {k: v for k, v in row.items() if v is not None}
+                have = len(reader.fieldnames or ()) - list(row.values()).count(None)
+                yield (
+                    reader.line_num,
+                    named,
+                    f"fewer fields than the header has ({have} of {len(reader.fieldnames or ())})",
+                )
             else:
                 yield reader.line_num, dict(row), None
             start = reader.line_num + 1
@@ -132,8 +157,8 @@ def done_keys(output: Path) -> set[str]:
     if not output.exists():
         return keys
     if output.suffix.lower() == ".csv":
-        with output.open(encoding="utf-8", newline="") as f:
-            return {r["id"] for r in csv.DictReader(f) if r.get("id")}
+        with output.open(encoding="utf-8-sig", newline="") as f:  # (its byte-order mark)
+            return {csv_text(r["id"]) for r in csv.DictReader(f) if r.get("id")}
     for raw in output.read_bytes().split(b"\n"):
         try:
             keys.add(str(json.loads(raw.decode("utf-8"))["id"]))

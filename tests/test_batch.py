@@ -59,7 +59,8 @@ def test_csv_in_csv_out_with_bad_rows(tmp_path, built_index, capsys):
     out = tmp_path / "out.csv"
     code = main(["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q"])
     assert code == 1  # some rows failed
-    graded = list(csv.DictReader(out.read_text().splitlines()))
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # Excel reads it as UTF-8
+    graded = list(csv.DictReader(out.read_text("utf-8-sig").splitlines()))
     assert [r["id"] for r in graded] == ["a", "d"]
     assert graded[0]["cohort"] == "x" and graded[0]["input_score"] == "3"
     # graded, not zeroed as off-topic (how well a terse answer is credited is an eval's job)
@@ -304,7 +305,7 @@ def test_a_short_csv_row_and_a_review_threshold_outside_0_1_say_what_is_wrong(
     out = tmp_path / "o.jsonl"
     assert run_grade(settings, src, out) == 1
     errors = (tmp_path / "o.jsonl.errors.jsonl").read_text()
-    assert "answer: no answer (missing column or empty field)" in errors
+    assert "fewer fields than the header has (2 of 3)" in errors
     capsys.readouterr()
     args = ["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(tmp_path / "p")]
     for bad in ("1.5", "-1", "abc"):
@@ -312,3 +313,113 @@ def test_a_short_csv_row_and_a_review_threshold_outside_0_1_say_what_is_wrong(
             main([*args, "--review-below", bad])
         assert exit_.value.code == 2 and "--review-below" in capsys.readouterr().err
     assert not (tmp_path / "p").exists()
+
+
+def test_csv_output_opens_in_a_spreadsheet_as_written(tmp_path, built_index):
+    """Trial G: the claims column was a Python printout, a formula in an answer
+    ("=HYPERLINK(...)") came out as one a spreadsheet runs, and the review file of a CSV run
+    was JSONL. Resume still finds a row whose id had to be guarded."""
+    settings, _ = built_index
+    src = tmp_path / "in.csv"
+    with src.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, ["id", "question", "answer"])
+        w.writeheader()
+        w.writerow({"id": "=1+1", "question": "What is NCCL?", "answer": '=HYPERLINK("x","y")'})
+        w.writerow(
+            {
+                "id": "b",
+                "question": "What is NCCL?",
+                "answer": "NVIDIA's collective communications library: it's all-reduce, "
+                "all-gather and broadcast, topology aware.",
+            }
+        )
+    out = tmp_path / "out.csv"
+    assert run_grade(settings, src, out, "--review-below", "1") == 0
+    graded = list(csv.DictReader(out.read_text("utf-8-sig").splitlines()))
+    assert [r["id"] for r in graded] == ["'=1+1", "b"]
+    assert graded[0]["answer"] == '\'=HYPERLINK("x","y")'
+    claims = json.loads(graded[1]["claims"])
+    assert claims and {"point", "verdict", "evidence"} <= set(claims[0])
+    review = tmp_path / "out.csv.review.csv"
+    assert [r["id"] for r in csv.DictReader(review.read_text("utf-8-sig").splitlines())] == [
+        "'=1+1",
+        "b",
+    ]
+    before = out.read_bytes()
+    assert run_grade(settings, src, out, "--resume") == 0  # both found: nothing graded again
+    assert out.read_bytes() == before
+
+
+def test_each_bad_row_is_named_by_its_id_in_plain_words(tmp_path, built_index):
+    """Trial G: "Invalid control character at at column", a row with a field too many named
+    "line-8" though its id was there, "Value error, question is empty", and "Input should be
+    a valid string" for a number."""
+    settings, _ = built_index
+    src = tmp_path / "in.csv"
+    src.write_text(
+        "id,question,answer\n"
+        "a,What is HBM?,Stacked DRAM.\n"
+        "b,What is HBM?,Stacked,and a field too many\n"
+        "c, ,Stacked DRAM.\n",
+        "utf-8",
+    )
+    out = tmp_path / "o.jsonl"
+    assert run_grade(settings, src, out) == 1
+    errs = [json.loads(x) for x in Path(f"{out}.errors.jsonl").read_text().splitlines()]
+    assert [(e["line"], e["id"]) for e in errs] == [(3, "b"), (4, "c")]
+    assert errs[0]["reason"] == "more fields than the header has"
+    assert errs[1]["reason"] == "question: question is empty"
+    bad = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            '{"id": "t", "question": "What is HBM?", "answer": "tab\there"}',
+            {"id": "n", "question": "What is HBM?", "answer": 42},
+        ],
+    )
+    assert run_grade(settings, bad, tmp_path / "p.jsonl") == 1
+    reasons = error_lines(tmp_path / "p.jsonl")
+    assert "at at" not in reasons[1] and "Invalid control character at column" in reasons[1]
+    assert reasons[2] == "answer: not text (a int)"
+
+
+def test_the_first_rows_reach_the_output_before_the_rest_are_graded(tmp_path, built_index):
+    """Trial G: a 36-row run wrote nothing for 24 s (one chunk of 256), so a kill at 15 s
+    kept no row and the progress bar never moved."""
+    from interviewer.batch import FIRST_CHUNK, grade_file
+    from interviewer.grader import make_grader
+    from interviewer.rows import count_rows
+
+    settings, index = built_index
+    src = write_jsonl(tmp_path / "in.jsonl", rows(20))
+    assert count_rows(src) == 20
+    out = tmp_path / "o.jsonl"
+    seen: list[tuple[int, int]] = []
+
+    def progress(n: int) -> None:
+        seen.append((n, len(out.read_bytes().splitlines())))
+
+    grade_file(
+        src, out, make_grader("offline", settings, index=index), settings, index, progress=progress
+    )
+    assert seen[0] == (FIRST_CHUNK, FIRST_CHUNK)  # written when the bar first moves
+    assert sum(n for n, _ in seen) == 20 and len(graded_ids(out)) == 20
+
+
+def test_a_row_can_name_its_bank_question_by_id(tmp_path, built_index):
+    """Trial G copied question texts from `interviewer bank` to tie rows to bank questions:
+    a `question_id` column does it, and an id the bank lacks is that row's error."""
+    settings, index = built_index
+    q = next(q for q in index.bank.questions if q.text.startswith("Why use BF16 instead of FP16"))
+    src = write_jsonl(
+        tmp_path / "in.jsonl",
+        [
+            {"id": "a", "question_id": q.id, "question": "BF16?", "answer": "Same range as FP32."},
+            {"id": "b", "question_id": "q-0000000000", "question": "BF16?", "answer": "Range."},
+        ],
+    )
+    out = tmp_path / "o.jsonl"
+    assert run_grade(settings, src, out) == 1
+    graded = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [g["id"] for g in graded] == ["a"] and graded[0]["rubric"] == "authored"
+    assert any("same dynamic range as FP32" in c for c in graded[0]["covered"])
+    assert "'q-0000000000' is not in the bank" in error_lines(out)[2]

@@ -103,6 +103,14 @@ def test_cli_bank_json_and_search(built_index, capsys):
     assert advice and all(
         x["graded_with"] == "auto" for x in advice if not x["rubric"].get("key_points")
     )
+    # The table's "kps" counts the key points grading uses: the rubric's (trial G read 4 for
+    # the BF16 question, whose rubric has 5).
+    bf16 = next(
+        x for x in data["questions"] if x["text"] == "Why use BF16 instead of FP16 for training?"
+    )
+    assert main(["--data-dir", str(settings.data_dir), "bank"]) == 0
+    row = next(x for x in capsys.readouterr().out.splitlines() if x.startswith(bf16["id"]))
+    assert int(row.split()[4]) == len(bf16["rubric"]["key_points"]) != len(bf16["key_points"])
     assert (
         main(
             [

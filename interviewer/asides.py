@@ -11,8 +11,8 @@ import numpy as np
 from .case import holders
 from .claims import Verdicts
 from .features import Analysis, Cache
-from .parsing import ABBREV, split_sentences
 from .records import ReferenceSet
+from .sentences import ABBREV, split_sentences
 from .words import content_words, distinctive
 
 # A candidate segment whose own vector is less similar than this to each text of the question

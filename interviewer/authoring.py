@@ -37,6 +37,19 @@ def needs_rubric(q: Question) -> bool:
     return q.technical and q.id not in load_authored()
 
 
+def _changed_by_hand(kept: Rubric, fresh: Rubric | None) -> bool:
+    """Whether a person changed an automatic entry: it says `edited`, or it no longer says
+    what it was written as. One written before entries carried `made_as` counts as changed
+    where it differs from what its source gives now (it cannot tell a hand from a new source).
+    An unchanged entry follows its source: trial H edited a fact in its notes and was graded
+    on the old one."""
+    if kept.edited:
+        return True
+    if kept.made_as:
+        return kept.fingerprint() != kept.made_as
+    return fresh is None or kept.fingerprint() != fresh.fingerprint()
+
+
 def write_auto(bank: Bank, data_dir: Path) -> int:
     """An automatic rubric for every technical question with a reference answer and no
     authored rubric; edited entries stay as they are. Returns how many entries there are."""
@@ -47,8 +60,10 @@ def write_auto(bank: Bank, data_dir: Path) -> int:
         if not needs_rubric(q) or not q.reference_answers:
             continue
         fresh = auto_rubric(q.id, q.text, q.reference_answers[0])
+        if fresh is not None:
+            fresh = replace(fresh, made_as=fresh.fingerprint())
         kept = old.get(q.id)
-        if kept is not None and (kept.edited or fresh is None or kept != fresh):
+        if kept is not None and _changed_by_hand(kept, fresh):
             out.append(replace(kept, edited=True))
         elif fresh is not None:
             out.append(fresh)

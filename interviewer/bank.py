@@ -227,7 +227,9 @@ def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
 
 def _question(variants: list[RawItem]) -> Question:
     first = variants[0]
-    counts = Counter(v.difficulty for v in variants)
+    # A difficulty a guide states outweighs one inferred (a note without one is "medium").
+    stated = [v for v in variants if not v.difficulty_inferred] or variants
+    counts = Counter(v.difficulty for v in stated)
     difficulty = max(counts, key=lambda d: (counts[d], d == first.difficulty))
     return Question(
         id=question_id(first.text),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from .admin import cmd_rubrics, cmd_sessions_migrate
 from .config import Settings, load_settings
 from .errors import InterviewerError
 
@@ -39,6 +41,13 @@ def cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     if report.skipped:
         print(f"still skipped (unchanged since reported): {'; '.join(report.skipped)}")
+    if report.no_questions:
+        print(
+            f"note: no questions found in {', '.join(report.no_questions)}: indexed as reference "
+            "passages only (a question is a heading or a 'Q:' line ending in '?', its answer "
+            "below it)",
+            file=sys.stderr,
+        )
     if report.changed:
         for label, names in (
             ("added", report.added),
@@ -189,40 +198,6 @@ def cmd_grade(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if summary.errors == 0 else 1
 
 
-def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
-    from .authoring import build_llm
-    from .llm import make_chat
-    from .rubric_review import lint
-    from .rubrics import authored_dir, parse_file
-
-    if args.action == "check":
-        folders = [authored_dir(), settings.data_dir / "rubrics"]
-        bad = 0
-        for path in sorted(p for f in folders if f.is_dir() for p in f.glob("*.yaml")):
-            rubrics = parse_file(path)
-            problems = [f"{r.question_id}: {p}" for r in rubrics for p in lint(r)]
-            bad += len(problems)
-            print(f"{path}: {len(rubrics)} rubrics, {len(problems)} problems")
-            for line in problems:
-                print(f"  {line}")
-        return 1 if bad else 0
-    if not args.llm:
-        print("error: `rubrics build` needs --llm (automatic rubrics are written by ingest)")
-        return 2
-    bank = _bank(settings)
-
-    def material(q: Any) -> str:
-        if q.reference_answers:
-            return "\n\n".join(q.reference_answers)
-        index = _index_or_none(settings)
-        hits = index.search_passages(q.text, k=3) if index else []
-        return "\n\n".join(h.text for h in hits if h.score >= settings.relevance_threshold)
-
-    counts = build_llm(bank, settings.data_dir, make_chat(settings), material, force=args.force)
-    print(json.dumps(counts | {"file": str(settings.data_dir / "rubrics" / "llm.yaml")}))
-    return 1 if counts["failed"] else 0
-
-
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from .evals import headline, run
 
@@ -247,35 +222,6 @@ def cmd_app(args: argparse.Namespace, settings: Settings) -> int:
 
     run_app(settings, args.host, args.port)
     return 0
-
-
-def cmd_sessions_migrate(args: argparse.Namespace, settings: Settings) -> int:
-    from contextlib import closing
-
-    from .errors import InputError
-    from .store import Store, database_url, migrate
-
-    source = args.source or str(settings.data_dir / "sessions.sqlite3")
-    target = args.to or settings.database_url
-    if not target:
-        raise InputError("where to? give --to URL or set INTERVIEWER_DATABASE_URL")
-    src, dst = database_url(source), database_url(target)
-    if src.get_backend_name() == "sqlite" and not Path(src.database or "").is_file():
-        raise InputError(f"no sessions to migrate: {src.database} does not exist")
-    if src == dst:
-        raise InputError("the source and the target are the same database")
-    with closing(Store(source)) as old, closing(Store(target)) as new:
-        done = migrate(old, new)
-    print(
-        f"{new!r}: {done.copied} sessions copied, {done.extended} with new turns appended, "
-        f"{done.present} already there"
-    )
-    if done.conflicts:
-        print(
-            f"kept as they are there ({len(done.conflicts)}, answered differently since the "
-            f"last migration): {', '.join(done.conflicts)}"
-        )
-    return 1 if done.conflicts else 0
 
 
 def _fraction(text: str) -> float:
@@ -401,6 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`interviewer bank | head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (for the final flush)
+        return 0
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,8 +89,28 @@ def _html_to_text(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(["script", "style", "noscript", "nav", "header", "footer"]):
         tag.decompose()
-    lines = (line.strip() for line in soup.get_text("\n").splitlines())
+    # A paragraph is one line: the source's own line breaks inside it, and the edges of inline
+    # tags (<strong>, <code>, <a>), are spaces ("The\nprefill\nphase" had made passages and
+    # key points of fragments, trial H); blocks, list items and <br> break lines, and a
+    # <pre> keeps its lines.
+    for text in soup.find_all(string=True):
+        if not text.find_parent("pre"):
+            text.replace_with(re.sub(r"\s+", " ", str(text)))
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for tag in soup.find_all(_BLOCKS):
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+        if tag.name == "li":
+            tag.insert(0, "- ")
+    lines = (line.strip() for line in soup.get_text("").splitlines())
     return "\n".join(line for line in lines if line)
+
+
+_BLOCKS = [
+    *("p", "div", "li", "pre", "tr", "section", "article", "blockquote", "dt", "dd"),
+    *("ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "main", "figure"),
+]
 
 
 def _read_pdf(path: Path) -> str:

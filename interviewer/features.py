@@ -16,9 +16,9 @@ import numpy as np
 from .detectors import strip_fillers
 from .embeddings import Embedder, TokenEmbedder
 from .numerals import in_digits
-from .parsing import split_sentences
 from .records import Reference, ReferenceSet
 from .segmenter import segments
+from .sentences import split_sentences
 from .shorthand import expand
 from .words import STOP, content_words
 

@@ -33,6 +33,9 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # known-bad files, reported before
+    # The user's files that gave passages but no question (prose, or questions not written as
+    # headings or "Q:" lines that end in "?"): said, since trial H's notes gave none unseen.
+    no_questions: list[str] = field(default_factory=list)
     questions: int = 0
     passages: int = 0
     seconds: float = 0.0
@@ -159,12 +162,21 @@ def ingest(
             report.removed.append(Path(gone_path).name)
             old.pop(gone_path, None)
         parsed: dict[str, tuple[Document, list[RawItem], list[Passage]]] = {}
+        guides = settings.corpus_dir.resolve()
         for doc in docs:
             items = parse_text(doc.source, doc.text)
             parsed[str(doc.path)] = (doc, items, chunk(doc, settings))
+            if not items and not doc.path.resolve().is_relative_to(guides):
+                report.no_questions.append(doc.source)
         # The bank is rebuilt from every file's parsed items, so duplicates merge across files.
+        # The guides' own files first: a question merged with one from the user's notes keeps
+        # the guide's wording, id and so its authored rubric (trial H's notes had replaced two
+        # with automatic ones).
         all_items: list[RawItem] = []
-        for path in sorted(set(old) | set(parsed), key=lambda p: Path(p).name):
+        for path in sorted(
+            set(old) | set(parsed),
+            key=lambda p: (not Path(p).resolve().is_relative_to(guides), Path(p).name),
+        ):
             if path in parsed:
                 all_items.extend(parsed[path][1])
             elif path in old:

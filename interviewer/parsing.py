@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .records import Difficulty, Kind, RawItem
+from .sentences import BULLET, key_points
 
 # Site chrome that must never become a question, an answer or a passage.
 CHROME = re.compile(
@@ -50,53 +51,6 @@ def blank_chrome(text: str) -> str:
     return "\n".join(" " * len(ln) if is_chrome(ln) else ln for ln in text.split("\n"))
 
 
-# ---------------------------------------------------------------- key points
-
-ABBREV = re.compile(r"\b(?:e\.g|i\.e|vs|etc|approx|cf|incl)\.$", re.IGNORECASE)
-_BULLET = re.compile(r"^\s*(?:[•\-*▪●◦]|\d{1,2}[.)])\s+")
-
-
-# A sentence ends at . ! ? before a capital, a digit or a quote; or before a lower-case word
-# when a lower-case letter, a digit or a bracket comes before the stop (hastily typed answers:
-# "it's 32 threads. they run in lockstep."), so not after an ellipsis; abbreviations ("e.g.
-# the") are joined again below.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(“\"~])|(?<=[a-z0-9)][.!?])\s+(?=[a-z])")
-
-
-def split_sentences(text: str) -> list[str]:
-    parts = _SENTENCE_END.split(text.strip())
-    out: list[str] = []
-    for part in parts:
-        if out and ABBREV.search(out[-1]):
-            out[-1] = f"{out[-1]} {part}"
-        else:
-            out.append(part)
-    return [s.strip() for s in out if s.strip()]
-
-
-def key_points(reference: str) -> tuple[str, ...]:
-    """Split a reference answer into atomic claims: bullets, then sentences, then clauses."""
-    points: list[str] = []
-    for raw in reference.split("\n"):
-        line = raw.strip()
-        if not line:
-            continue
-        if _BULLET.match(raw):
-            points.append(_BULLET.sub("", raw).strip())
-            continue
-        for sentence in split_sentences(line):
-            clauses = [c.strip() for c in sentence.split("; ") if c.strip()]
-            points.extend(clauses)
-    merged: list[str] = []
-    for p in points:
-        p = p.rstrip(":").strip()
-        if merged and (len(p.split()) < 4 or len(merged[-1].split()) < 3):
-            merged[-1] = f"{merged[-1]} {p}"
-        elif p:
-            merged.append(p)
-    return tuple(m for m in merged if len(m.split()) >= 3)
-
-
 # ---------------------------------------------------------------- kinds
 
 _DESIGN = re.compile(
@@ -131,7 +85,7 @@ def _is_section_header(text: str) -> bool:
     s = text.strip()
     return (
         0 < len(s) <= 60
-        and not _BULLET.match(text)
+        and not BULLET.match(text)
         and s[-1] not in '.:?!,;)"”'
         and not is_chrome(s)
     )
@@ -164,7 +118,7 @@ def parse_headed(source: str, lines: list[Line]) -> Iterator[RawItem]:
             if not is_chrome(s):
                 body.append(lines[j])
             j += 1
-        reference = _join_body(body)
+        reference = join_body(body)
         q = m["q"].strip()
         difficulty: Difficulty = m["d"].lower()  # type: ignore[assignment]
         yield RawItem(
@@ -186,7 +140,7 @@ def _looks_like_question(q: str) -> bool:
     return q.rstrip().endswith(("?", ".")) or bool(_CONCEPT.match(q))
 
 
-def _join_body(body: list[Line]) -> str:
+def join_body(body: list[Line]) -> str:
     while body and not body[-1].stripped:
         body = body[:-1]
     text = "\n".join(b.text.rstrip() for b in body).strip("\n")
@@ -288,7 +242,7 @@ def parse_faq(source: str, lines: list[Line]) -> Iterator[RawItem]:
                     break
                 body.append(lines[j])
                 j += 1
-            reference = _join_body(body)
+            reference = join_body(body)
             if reference:
                 yield RawItem(
                     text=s,
@@ -382,8 +336,11 @@ PARSERS = (
 
 def parse_text(source: str, text: str) -> list[RawItem]:
     """Every question found in one document, in document order, without overlaps."""
+    from .notes import parse_markdown_qa  # (notes' parser builds on this module's parts)
+
     lines = split_lines(text)
-    items = [item for parser in PARSERS for item in parser(source, lines)]
+    parsers = (parse_markdown_qa, *PARSERS)  # (first: it reads a heading's "##" as marks)
+    items = [item for parser in parsers for item in parser(source, lines)]
     items.sort(key=lambda it: it.start)
     kept: list[RawItem] = []
     for item in items:

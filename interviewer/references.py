@@ -10,9 +10,9 @@ from .config import Settings
 from .disagreement import opening
 from .errors import InputError
 from .index import Index
-from .parsing import key_points
 from .records import Question, Reference, ReferenceSet
 from .rubrics import Rubric, Rubrics, auto_rubric, whole_sentences
+from .sentences import key_points
 
 # Words a file name writes in lower case that a reader expects as the field writes them.
 _ACRONYMS = {

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 from . import claims as cl
 from .asides import praising, undecided, without
 from .features import Analysis
-from .parsing import split_sentences
 from .records import Grade, ReferenceSet
 from .references import claims_for
 from .rubrics import CURATED
 from .segmenter import segments
+from .sentences import split_sentences
 from .words import content_words, distinctive
 
 if TYPE_CHECKING:

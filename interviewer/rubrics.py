@@ -9,6 +9,8 @@ Precedence when several exist for one question: authored > a person's edit > llm
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .config import resource_dir
 from .errors import InputError
 from .rubric_review import GLUED
+from .sentences import unwrap
 
 Weight = Literal["core", "supporting"]
 Origin = Literal["authored", "passages", "llm", "auto"]
@@ -65,6 +68,9 @@ class Rubric:
     hints: tuple[str, ...] = ()
     note: str = ""  # e.g. where the guides disagree
     edited: bool = False  # a person changed a generated rubric: rebuilding keeps it
+    # A generated rubric's fingerprint as written (`fingerprint`): one that no longer matches
+    # was changed by a person, and one that still does is rebuilt when its source changes.
+    made_as: str = ""
 
     def point(self, point_id: str) -> KeyPoint:
         for kp in self.key_points:
@@ -110,7 +116,14 @@ class Rubric:
             d["note"] = self.note
         if self.edited:
             d["edited"] = True
+        if self.made_as:
+            d["made_as"] = self.made_as
         return d
+
+    def fingerprint(self) -> str:
+        """A short hash of what the rubric says (not its `edited` or `made_as` marks)."""
+        said = {k: v for k, v in self.to_dict().items() if k not in ("edited", "made_as")}
+        return hashlib.sha256(json.dumps(said, sort_keys=True).encode()).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------- the YAML trust boundary
@@ -143,6 +156,7 @@ class _RubricIn(BaseModel):
     hints: list[str] = []
     note: str = ""
     edited: bool = False
+    made_as: str = ""
 
     @model_validator(mode="after")
     def _complete(self) -> _RubricIn:
@@ -187,6 +201,7 @@ class _RubricIn(BaseModel):
             hints=tuple(_clean(h) for h in self.hints),
             note=" ".join(self.note.split()),
             edited=self.edited,
+            made_as=self.made_as,
         )
 
 
@@ -291,10 +306,10 @@ def whole_sentences(text: str, limit: int = 6) -> list[str]:
     with punctuation, have a verb-sized length, no glued words. Bullets become sentences. A
     question states nothing: a guide's heading ("What is a CUDA graph and when does it help?
     medium") in a retrieved passage had been a key point, and the feedback's "Work on"."""
-    lines = [ln.strip(" -•*\t") for ln in re.split(r"\n+|(?<=\S)\s+[-•*]\s+", text)]
+    lines = [ln.strip(" -•*\t") for ln in re.split(r"\n+|(?<=\S)\s+[-•*]\s+", unwrap(text))]
     out: list[str] = []
     for line in lines:
-        for s in _SENTENCE_END.split(line):
+        for s in (p for t in _SENTENCE_END.split(line) for p in _at_colon(t)):
             s = " ".join(s.split()).strip()
             if not s:
                 continue
@@ -312,6 +327,22 @@ def whole_sentences(text: str, limit: int = 6) -> list[str]:
     return list(dict.fromkeys(out))[:limit]
 
 
+def _at_colon(sentence: str, most: int = 45) -> list[str]:
+    """A sentence too long to be one point, cut at its colon into a claim and what explains
+    it ("The legacy default stream ... is implicitly synchronizing: an operation in it waits
+    for ..."), each a sentence of its own."""
+    head, colon, tail = sentence.partition(": ")
+    if not colon or len(sentence.split()) <= most or len(head.split()) < 4:
+        return [sentence]
+    return [head + ".", tail[:1].upper() + tail[1:]]
+
+
+def _label(sentence: str, words: int = 6) -> str:
+    """A point's first words, what "Work on:" names ("point 1" had told trial H nothing)."""
+    said = sentence.rstrip(" .!?").split()
+    return " ".join(said[:words]).rstrip(",;:") + ("…" if len(said) > words else "")
+
+
 def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | None:
     """Key points from the reference's whole sentences; probes and hints that name the
     question's subject, never the point's claim. None when no sentence stands on its own."""
@@ -322,7 +353,7 @@ def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | Non
         KeyPoint(
             f"p{n + 1}",
             s,
-            f"point {n + 1}",
+            _label(s),
             "core" if n == 0 else "supporting",
             "What else would you add to your answer? Think about the mechanism behind it."
             if n

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .parsing import split_sentences
+from .sentences import split_sentences
 
 _JOIN = re.compile(
     r";\s+|,\s+(?:and|but|while|whereas|though|although)\s+"

@@ -4,6 +4,7 @@ the fake OpenAI-compatible server), cached, and a person's edit always kept."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from interviewer.authoring import LLM_FILE, build_llm, write_auto
 from interviewer.bank import Bank
@@ -73,6 +74,24 @@ def test_auto_rubrics_at_ingest_keep_a_persons_edit(tmp_path):
     write_auto(bank, tmp_path)
     (kept,) = parse_file(path)
     assert kept.model_answer == "My own model answer, written by me." and kept.edited
+
+
+def test_an_unedited_auto_rubric_follows_its_source(tmp_path):
+    """Trial H changed a fact in its notes (8/32 -> 16/64) and was graded on the old one: the
+    auto entry written at the first ingest was kept as if a person had edited it."""
+    bank = user_bank()
+    write_auto(bank, tmp_path)
+    path = tmp_path / "rubrics" / "auto.yaml"
+    (first,) = parse_file(path)
+    assert first.made_as == first.fingerprint() and not first.edited
+    (item,) = bank.questions[0].variants
+    changed = replace(item, reference=REF.replace("square root", "cube root"))
+    q = replace(bank.questions[0], variants=(changed,))
+    write_auto(Bank((q,)), tmp_path)
+    (again,) = parse_file(path)
+    assert not again.edited and any("cube root" in k.text for k in again.key_points)
+    # The labels name the point ("Work on: point 1" had told the candidate nothing).
+    assert all(k.label != f"point {n}" for n, k in enumerate(again.key_points, 1))
 
 
 def test_llm_rubrics_are_validated_cached_and_edits_win(tmp_path):

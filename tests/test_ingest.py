@@ -191,3 +191,45 @@ def test_a_corpus_larger_than_one_chroma_write_is_ingested(tmp_path, embedder):
     index = Index(settings.index_dir, embedder)
     hit = index.search_questions("why does the warp scheduler hurt latency", k=3)
     assert hit and index.bank.get(hit[0].id) is not None
+
+
+def test_notes_give_questions_keep_the_guides_rubrics_and_follow_edits(
+    tmp_path, corpus_copy, embedder, capsys
+):
+    """Trial H: "## What is a CUDA stream?" notes gave no question, unseen; once they did, the
+    guide's "What does a CUDA stream do?" was merged into the note's question and lost its
+    authored rubric; and an edited answer left the automatic rubric on the old one."""
+    from interviewer.cli import main
+    from interviewer.references import load_rubrics, rubric_of
+
+    settings = settings_for(tmp_path, corpus_copy)
+    docs = tmp_path / "notes"
+    docs.mkdir()
+    (docs / "prose.md").write_text("Streams overlap copies with compute on the GPU.\n", "utf-8")
+    notes = docs / "a_streams.md"
+    notes.write_text(
+        "## What does a CUDA stream do?\n\nA stream is an ordered queue of GPU work; work in\n"
+        "different streams may run concurrently.\n\n## What sets the number of hardware "
+        "queues?\n\nThe number of hardware work queues is set by\nCUDA_DEVICE_MAX_CONNECTIONS, "
+        "which defaults to 8.\n",
+        "utf-8",
+    )
+    args = ["--data-dir", str(settings.data_dir), "ingest", str(docs), "-q"]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("INTERVIEWER_CORPUS_DIR", str(corpus_copy))
+        assert main(args) == 0
+    assert "no questions found in prose.md" in capsys.readouterr().err
+    index = Index(settings.index_dir, embedder)
+    rubrics = load_rubrics(settings.data_dir)
+    stream = next(q for q in index.bank.questions if q.text == "What does a CUDA stream do?")
+    assert any(v.source == "a_streams.md" for v in stream.variants)  # merged, the guide's id
+    assert rubric_of(stream, rubrics).origin == "authored"
+    queues = next(q for q in index.bank.questions if q.text.startswith("What sets the number"))
+    (point,) = [k for k in rubric_of(queues, rubrics).key_points if "defaults to" in k.text]
+    assert point.text.endswith("CUDA_DEVICE_MAX_CONNECTIONS, which defaults to 8.")
+    notes.write_text(notes.read_text("utf-8").replace("defaults to 8", "defaults to 16"), "utf-8")
+    ingest(settings, embedder, [docs])
+    index = Index(settings.index_dir, embedder)
+    queues = next(q for q in index.bank.questions if q.text.startswith("What sets the number"))
+    texts = [k.text for k in rubric_of(queues, load_rubrics(settings.data_dir)).key_points]
+    assert any(t.endswith("defaults to 16.") for t in texts)

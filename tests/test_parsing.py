@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from interviewer.bank import Bank, topics_for
-from interviewer.parsing import is_chrome, key_points, parse_text, split_sentences
+from interviewer.parsing import is_chrome, parse_text
 from interviewer.records import Question, RawItem
+from interviewer.sentences import key_points, split_sentences
 from tests.conftest import CORPUS
 
 

@@ -1,0 +1,81 @@
+"""Questions from the user's own notes: Markdown headings or "Q:" lines that ask something,
+wrapped lines read as the sentences they are, and HTML paragraphs as one line (trial H)."""
+
+from __future__ import annotations
+
+from interviewer.documents import _html_to_text
+from interviewer.parsing import parse_text
+from interviewer.rubrics import auto_rubric
+from interviewer.sentences import unwrap
+
+NOTES = """# CUDA streams and events
+
+## What is a CUDA event, and how do you time a kernel with events?
+
+To time GPU work, record a start event and a stop event around it, call
+`cudaEventSynchronize(stop)`, then `cudaEventElapsedTime`. The result is in
+milliseconds with a resolution of about 0.5 microseconds.
+
+```c
+cudaEventRecord(start, s);
+```
+
+## What are stream priorities? (hard)
+
+- Lower numbers mean
+  higher priority; the range goes from 0 to
+-5 (highest) on recent GPUs.
+
+### Not a question
+
+Q: Why does cudaMemcpyAsync need pinned host memory?
+A: The copy engines move data with DMA, and DMA needs physical addresses
+that the OS will not page out.
+"""
+
+
+def test_questions_written_as_headings_or_q_lines_are_found():
+    items = parse_text("notes.md", NOTES)
+    assert [(it.text, it.difficulty, it.difficulty_inferred) for it in items] == [
+        ("What is a CUDA event, and how do you time a kernel with events?", "medium", True),
+        ("What are stream priorities?", "hard", False),
+        ("Why does cudaMemcpyAsync need pinned host memory?", "medium", True),
+    ]
+    assert items[0].kind == "concept" and items[0].section == "CUDA streams and events"
+    assert "cudaEventRecord(start, s);" in (items[0].reference or "")
+    assert "```" not in (items[0].reference or "")
+    assert (items[2].reference or "").startswith("The copy engines move data")
+
+
+def test_wrapped_lines_make_whole_key_points():
+    items = parse_text("notes.md", NOTES)
+    rubric = auto_rubric("q-0000000000", items[0].text, items[0].reference or "")
+    assert rubric is not None
+    points = [k.text for k in rubric.key_points]
+    assert "The result is in milliseconds with a resolution of about 0.5 microseconds." in points
+    assert not any(p.endswith(("call.", "is in.")) for p in points)
+    assert rubric.key_points[1].label == "The result is in milliseconds with…"
+    priorities = auto_rubric("q-0000000001", items[1].text, items[1].reference or "")
+    assert priorities is not None
+    assert priorities.key_points[0].text.endswith("from 0 to -5 (highest) on recent GPUs.")
+
+
+def test_a_guides_own_short_lines_are_not_joined():
+    guide = "Explain X.\nHardTechnical\n0 practiced\nDiscuss consistency and staleness\nNext"
+    assert unwrap(guide) == guide
+    assert unwrap("stored in\nHBM and read back") == "stored in HBM and read back"
+
+
+def test_an_html_paragraph_is_one_line_whatever_its_source_breaks():
+    html = (
+        "<nav>Home</nav><h2>How big it gets</h2><p>The\n<strong>prefill</strong>\nphase reads "
+        "the prompt.</p><ul><li>one</li><li>two <code>x</code></li></ul><pre>a = 1\nb = 2</pre>"
+    )
+    assert _html_to_text(html).splitlines() == [
+        "How big it gets",
+        "The prefill phase reads the prompt.",
+        "- one",
+        "- two x",
+        "a = 1",
+        "b = 2",
+    ]

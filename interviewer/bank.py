@@ -191,8 +191,16 @@ def question_id(text: str) -> str:
     return "q-" + hashlib.sha1(normal.encode()).hexdigest()[:10]
 
 
-def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
-    """Merge near-duplicate items (within or across guides) into questions, in corpus order."""
+# The topic every question from the user's own documents also has: the interview's topic
+# picker is how a candidate asks for their own material (trial H could not).
+MY_DOCUMENTS = "my-documents"
+
+
+def merge_items(
+    items: Sequence[RawItem], embedder: Embedder, own: frozenset[str] = frozenset()
+) -> list[Question]:
+    """Merge near-duplicate items (within or across guides) into questions, in corpus order;
+    `own`: the sources that are the user's documents, not the guides."""
     if not items:
         return []
     q_vecs = embedder.embed([it.text for it in items])
@@ -222,10 +230,10 @@ def merge_items(items: Sequence[RawItem], embedder: Embedder) -> list[Question]:
     groups: dict[int, list[RawItem]] = {}
     for i, item in enumerate(items):
         groups.setdefault(find(i), []).append(item)
-    return [_question(group) for _, group in sorted(groups.items())]
+    return [_question(group, own) for _, group in sorted(groups.items())]
 
 
-def _question(variants: list[RawItem]) -> Question:
+def _question(variants: list[RawItem], own: frozenset[str] = frozenset()) -> Question:
     first = variants[0]
     # A difficulty a guide states outweighs one inferred (a note without one is "medium").
     stated = [v for v in variants if not v.difficulty_inferred] or variants
@@ -236,9 +244,13 @@ def _question(variants: list[RawItem]) -> Question:
         text=first.text,
         difficulty=difficulty,
         kind=first.kind,
-        topics=topics_of(variants),
+        topics=topics_of(variants) + _own(bool(own & {v.source for v in variants})),
         variants=tuple(variants),
     )
+
+
+def _own(mine: bool) -> tuple[str, ...]:
+    return (MY_DOCUMENTS,) if mine else ()
 
 
 @dataclass(frozen=True)
@@ -285,14 +297,22 @@ class Bank:
     @classmethod
     def loads(cls, text: str) -> Bank:
         data = json.loads(text)
-        # Topics are derived, so a bank saved under an older rule reads with today's.
+        # Topics are derived, so a bank saved under an older rule reads with today's (where the
+        # question came from, a guide or the user's documents, is kept as saved).
         questions = (Question.from_dict(q) for q in data["questions"])
-        return cls(tuple(replace(q, topics=topics_of(q.variants)) for q in questions))
+        return cls(
+            tuple(
+                replace(q, topics=topics_of(q.variants) + _own(MY_DOCUMENTS in q.topics))
+                for q in questions
+            )
+        )
 
     @classmethod
     def load(cls, path: Path) -> Bank:
         return cls.loads(path.read_text("utf-8"))
 
     @classmethod
-    def from_items(cls, items: Iterable[RawItem], embedder: Embedder) -> Bank:
-        return cls(tuple(merge_items(list(items), embedder)))
+    def from_items(
+        cls, items: Iterable[RawItem], embedder: Embedder, own: frozenset[str] = frozenset()
+    ) -> Bank:
+        return cls(tuple(merge_items(list(items), embedder, own)))

@@ -184,7 +184,12 @@ def ingest(
                     RawItem(**(d | {"key_points": tuple(d["key_points"])}))
                     for d in old[path]["items"]
                 )
-        bank = Bank.from_items(all_items, embedder)
+        mine = frozenset(
+            Path(p).name
+            for p in set(old) | set(parsed)
+            if not Path(p).resolve().is_relative_to(guides)
+        )
+        bank = Bank.from_items(all_items, embedder, own=mine)
         owner = {(v.source, v.start): q for q in bank.questions for v in q.variants}
 
         # Chroma refuses a write larger than its batch limit (5,461 rows here).

@@ -225,6 +225,10 @@ def test_notes_give_questions_keep_the_guides_rubrics_and_follow_edits(
     assert any(v.source == "a_streams.md" for v in stream.variants)  # merged, the guide's id
     assert rubric_of(stream, rubrics).origin == "authored"
     queues = next(q for q in index.bank.questions if q.text.startswith("What sets the number"))
+    # The topic picker's "my-documents" draws the notes' questions and only those.
+    mine = [q.text for q in index.bank.questions if "my-documents" in q.topics]
+    assert sorted(mine) == sorted([stream.text, queues.text])
+    assert "my-documents" in index.bank.topics()
     (point,) = [k for k in rubric_of(queues, rubrics).key_points if "defaults to" in k.text]
     assert point.text.endswith("CUDA_DEVICE_MAX_CONNECTIONS, which defaults to 8.")
     notes.write_text(notes.read_text("utf-8").replace("defaults to 8", "defaults to 16"), "utf-8")

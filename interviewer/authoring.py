@@ -37,6 +37,14 @@ def needs_rubric(q: Question) -> bool:
     return q.technical and q.id not in load_authored()
 
 
+def _valid(rubric: Rubric) -> bool:
+    try:
+        _RubricIn.model_validate(rubric.to_dict())
+    except ValidationError:
+        return False
+    return True
+
+
 def _changed_by_hand(kept: Rubric, fresh: Rubric | None) -> bool:
     """Whether a person changed an automatic entry: it says `edited`, or it no longer says
     what it was written as. One written before entries carried `made_as` counts as changed
@@ -60,6 +68,8 @@ def write_auto(bank: Bank, data_dir: Path) -> int:
         if not needs_rubric(q) or not q.reference_answers:
             continue
         fresh = auto_rubric(q.id, q.text, q.reference_answers[0])
+        if fresh is not None and not _valid(fresh):
+            fresh = None  # (never write an entry the rubrics file would then refuse to load)
         if fresh is not None:
             fresh = replace(fresh, made_as=fresh.fingerprint())
         kept = old.get(q.id)

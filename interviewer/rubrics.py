@@ -337,10 +337,17 @@ def _at_colon(sentence: str, most: int = 45) -> list[str]:
     return [head + ".", tail[:1].upper() + tail[1:]]
 
 
-def _label(sentence: str, words: int = 6) -> str:
-    """A point's first words, what "Work on:" names ("point 1" had told trial H nothing)."""
+def _label(sentence: str, words: int = 6, most: int = 50) -> str:
+    """A point's first words (at most `words`, within `most` characters: a label's limit is
+    60), what "Work on:" names ("point 1" had told trial H nothing)."""
     said = sentence.rstrip(" .!?").split()
-    return " ".join(said[:words]).rstrip(",;:") + ("…" if len(said) > words else "")
+    kept: list[str] = []
+    for word in said[:words]:
+        if kept and len(" ".join([*kept, word])) > most:
+            break
+        kept.append(word)
+    label = " ".join(kept)[:most].rstrip(",;:")
+    return label + ("…" if len(kept) < len(said) else "")
 
 
 def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | None:
@@ -355,7 +362,7 @@ def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | Non
             s,
             _label(s),
             "core" if n == 0 else "supporting",
-            "What else would you add to your answer? Think about the mechanism behind it."
+            "What else would you add to your answer, and what mechanism is behind it?"
             if n
             else "Could you go one level deeper: what is the main idea, and why does it hold?",
         )

@@ -79,3 +79,19 @@ def test_an_html_paragraph_is_one_line_whatever_its_source_breaks():
         "a = 1",
         "b = 2",
     ]
+
+
+def test_an_auto_label_stays_within_a_labels_limit():
+    """Trial H's notes: a point that opens on code ("`cudaStreamCreateWithFlags(&s,
+    cudaStreamNonBlocking)`; ...") gave a label over 60 characters, and the rubrics file no
+    longer loaded."""
+    from interviewer.rubrics import _RubricIn
+
+    ref = (
+        "Create streams with `cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)` and "
+        "`cudaStreamCreateWithPriorityAndFlagsExtended(&s2)`; they do not synchronize."
+    )
+    rubric = auto_rubric("q-0000000000", "How do you create a non-blocking stream?", ref)
+    assert rubric is not None and rubric.key_points
+    assert all(len(k.label) <= 60 for k in rubric.key_points)
+    _RubricIn.model_validate(rubric.to_dict())  # the file it is written to reads back

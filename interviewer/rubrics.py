@@ -350,6 +350,33 @@ def _label(sentence: str, words: int = 6, most: int = 50) -> str:
     return label + ("…" if len(kept) < len(said) else "")
 
 
+# A name a point uses that a probe can ask about without giving the point away: code in
+# backticks (its call's brackets dropped), an identifier with capitals inside or an
+# underscore, an acronym ("DMA", "CUDA_DEVICE_MAX_CONNECTIONS", "cudaEventRecord").
+_NAME = re.compile(
+    r"`([A-Za-z_][\w.:]*)(?:\([^`]*\))?`|\b([A-Z]{2,}[\w]*|[a-z]+[A-Z]\w*|\w+_\w+)\b"
+)
+
+
+_EVERYWHERE = frozenset(
+    {"GPU", "GPUs", "CPU", "CPUs", "OS", "API", "CUDA", "AI", "ML", "RAM", "NULL"}
+)
+
+
+def _probe(n: int, point: str, question: str) -> str:
+    """A follow-up for an automatic key point: about the first name it uses that the question
+    does not ("What part does DMA play here?"), else a general one (trial H got the same two
+    probes for every point of every question)."""
+    asked = question.lower()
+    for m in _NAME.finditer(point):
+        name = m.group(1) or m.group(2)
+        if name.lower() not in asked and name not in _EVERYWHERE:
+            return f"What part does {name} play here?"
+    if n == 0:
+        return "Could you go one level deeper: what is the main idea, and why does it hold?"
+    return "What else would you add to your answer, and what mechanism is behind it?"
+
+
 def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | None:
     """Key points from the reference's whole sentences; probes and hints that name the
     question's subject, never the point's claim. None when no sentence stands on its own."""
@@ -362,9 +389,7 @@ def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | Non
             s,
             _label(s),
             "core" if n == 0 else "supporting",
-            "What else would you add to your answer, and what mechanism is behind it?"
-            if n
-            else "Could you go one level deeper: what is the main idea, and why does it hold?",
+            _probe(n, s, question),
         )
         for n, s in enumerate(sentences)
     )

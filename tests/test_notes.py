@@ -95,3 +95,19 @@ def test_an_auto_label_stays_within_a_labels_limit():
     assert rubric is not None and rubric.key_points
     assert all(len(k.label) <= 60 for k in rubric.key_points)
     _RubricIn.model_validate(rubric.to_dict())  # the file it is written to reads back
+
+
+def test_an_auto_probe_asks_about_a_name_the_point_uses():
+    """Trial H: every point of every notes question had the same two probes."""
+    ref = (
+        "The copy engines move data with DMA, and DMA needs physical addresses. "
+        "Pinned memory is allocated with `cudaMallocHost(&p, n)` on the host. "
+        "A GPU copies from it while it computes."
+    )
+    rubric = auto_rubric("q-0000000000", "Why does cudaMemcpyAsync need pinned memory?", ref)
+    assert rubric is not None
+    assert [k.probe for k in rubric.key_points] == [
+        "What part does DMA play here?",
+        "What part does cudaMallocHost play here?",
+        "What else would you add to your answer, and what mechanism is behind it?",
+    ]

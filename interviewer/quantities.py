@@ -7,7 +7,7 @@ from __future__ import annotations
 import operator
 import re
 
-from .numerals import UNIT, VALUES, in_digits
+from .numerals import NUMBER_WORDS, UNIT, VALUES, in_digits
 from .words import formats, stem, terms
 
 # "1,024" is one number (read as 24 it made a right "1,024 threads" wrong against 1024).
@@ -115,8 +115,33 @@ def states_number(point: str, text: str, quantity: str | None = None) -> bool:
 
 def number_off(point: str, sentence: str) -> bool:
     """The sentence gives one number of a quantity the point gives, far from each of the
-    point's."""
-    return quantity_off(point, sentence) is not None
+    point's; or a bare number after the same word as one of the point's, another than it."""
+    return quantity_off(point, sentence) is not None or bare_number_off(point, sentence)
+
+
+# A number with no unit, after the word that says what it is ("defaults to 8", "raised to at
+# most 32"): trial H's notes said "defaults to 8 and can be raised to at most 32", and "defaults
+# to 32 and can be raised to 128" had covered that point.
+_LED = re.compile(
+    r"\b([a-z]{4,})\s+(?:to\s+|at\s+|of\s+|is\s+)?(?:at\s+most\s+|at\s+least\s+|up\s+to\s+)?"
+    # (the number ends its phrase: not "8 GB" or "32 threads", which the units checks read)
+    r"(\d+(?:\.\d+)?)(?=\s*(?:$|[.,;:)!?](?!\d)|(?:and|or|but|so|then|when|if|which|while)\b))"
+)
+
+
+def _led_numbers(text: str) -> dict[str, set[float]]:
+    out: dict[str, set[float]] = {}
+    for word, number in _LED.findall(in_digits(text)):
+        if word not in _BARE and word not in NUMBER_WORDS:
+            out.setdefault(word, set()).add(float(number))
+    return out
+
+
+def bare_number_off(point: str, sentence: str) -> bool:
+    """The sentence gives a bare number after a word the point puts a bare number after, and
+    none of the point's numbers after it."""
+    mine, theirs = _led_numbers(point), _led_numbers(sentence)
+    return any(word in mine and not said & mine[word] for word, said in theirs.items())
 
 
 def quantity_off(point: str, sentence: str) -> str | None:

@@ -111,3 +111,44 @@ def test_an_auto_probe_asks_about_a_name_the_point_uses():
         "What part does cudaMallocHost play here?",
         "What else would you add to your answer, and what mechanism is behind it?",
     ]
+
+
+QUEUES = (
+    "The number of hardware work queues is set by `CUDA_DEVICE_MAX_CONNECTIONS`, which "
+    "defaults to 8 and can be raised to at most 32."
+)
+
+
+def test_a_bare_number_after_the_same_word_is_read_against_the_points():
+    """Trial H: "defaults to 32 and can be raised to 128" against its notes' "defaults to 8
+    and can be raised to at most 32" covered the point and scored 4."""
+    from interviewer.quantities import bare_number_off
+
+    assert bare_number_off(QUEUES, "It defaults to 32 and can be raised to 128.")
+    assert bare_number_off(QUEUES, "It defaults to 16.")
+    assert not bare_number_off(QUEUES, "It defaults to 8 and can go up to 32.")
+    assert not bare_number_off(QUEUES, "It defaults to 8 GPUs.")  # a unit: the units checks'
+    assert not bare_number_off(QUEUES, "If you set it to 4, streams share queues.")
+
+
+def test_a_wrong_bare_number_against_a_rows_reference_is_a_wrong_claim(tmp_path):
+    from interviewer.config import Settings
+    from interviewer.grader import grade
+
+    settings = Settings(data_dir=tmp_path)  # no index: the row's own reference alone
+    question = "What limits how many streams can run concurrently?"
+    wrong = grade(
+        question,
+        "The number of hardware work queues is set by CUDA_DEVICE_MAX_CONNECTIONS, which "
+        "defaults to 32 and can be raised to 128.",
+        reference_answer=QUEUES,
+        settings=settings,
+    )
+    assert wrong.score <= 1 and wrong.wrong_claims
+    right = grade(
+        question,
+        "CUDA_DEVICE_MAX_CONNECTIONS sets the hardware work queues: 8 by default, at most 32.",
+        reference_answer=QUEUES,
+        settings=settings,
+    )
+    assert not right.wrong_claims

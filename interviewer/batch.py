@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from .records import Grade, ReferenceSet
 from .references import ReferenceCache
 from .rows import check_input, done_keys, read_rows
 
+BANK_ID = re.compile(r"q-[0-9a-f]{10}")
 FIRST_CHUNK = 8  # rows in the first batched call; each later one doubles, up to CHUNK
 
 GRADE_FIELDS = (
@@ -52,6 +54,12 @@ class Row(BaseModel):
     id: str | None = None
     reference_answer: str | None = None
     question_id: str | None = None  # a bank question's id (`interviewer bank`), not its words
+
+    @field_validator("question_id")
+    @classmethod
+    def _bank_ids_only(cls, v: str | None) -> str | None:
+        # A file's own question numbering ("Q1") under that name is just another column.
+        return v if v and BANK_ID.fullmatch(v.strip()) else None
 
     @field_validator("question")
     @classmethod

@@ -415,11 +415,14 @@ def test_a_row_can_name_its_bank_question_by_id(tmp_path, built_index):
         [
             {"id": "a", "question_id": q.id, "question": "BF16?", "answer": "Same range as FP32."},
             {"id": "b", "question_id": "q-0000000000", "question": "BF16?", "answer": "Range."},
+            # A file's own numbering under that name is just another column.
+            {"id": "c", "question_id": "Q3", "question": "What is HBM?", "answer": "Stacked."},
         ],
     )
     out = tmp_path / "o.jsonl"
     assert run_grade(settings, src, out) == 1
     graded = [json.loads(x) for x in out.read_text().splitlines()]
-    assert [g["id"] for g in graded] == ["a"] and graded[0]["rubric"] == "authored"
+    assert [g["id"] for g in graded] == ["a", "c"] and graded[0]["rubric"] == "authored"
+    assert graded[1]["question_id"] == "Q3"
     assert any("same dynamic range as FP32" in c for c in graded[0]["covered"])
     assert "'q-0000000000' is not in the bank" in error_lines(out)[2]

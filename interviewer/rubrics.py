@@ -364,15 +364,24 @@ _EVERYWHERE = frozenset(
 )
 
 
+def _first_name(text: str, question: str) -> str | None:
+    """The first name the text uses that the question does not, and that is not everywhere."""
+    asked = question.lower()
+    for m in _NAME.finditer(text):
+        name = m.group(1) or m.group(2)
+        # (not one of many parts: "CUDA_API_PER_THREAD_DEFAULT_STREAM" reads as six words
+        # of the point, which a probe must not repeat)
+        if name.lower() not in asked and name not in _EVERYWHERE and name.count("_") < 3:
+            return name
+    return None
+
+
 def _probe(n: int, point: str, question: str) -> str:
     """A follow-up for an automatic key point: about the first name it uses that the question
     does not ("What part does DMA play here?"), else a general one (trial H got the same two
     probes for every point of every question)."""
-    asked = question.lower()
-    for m in _NAME.finditer(point):
-        name = m.group(1) or m.group(2)
-        if name.lower() not in asked and name not in _EVERYWHERE:
-            return f"What part does {name} play here?"
+    if name := _first_name(point, question):
+        return f"What part does {name} play here?"
     if n == 0:
         return "Could you go one level deeper: what is the main idea, and why does it hold?"
     return "What else would you add to your answer, and what mechanism is behind it?"
@@ -402,6 +411,9 @@ def auto_rubric(question_id: str, question: str, reference: str) -> Rubric | Non
         model_answer=" ".join(sentences),
         hints=(
             "Start with a one-sentence definition, then say why it matters.",
-            "Name the main mechanism involved and give one concrete example.",
+            # (the answer's own names, as the probes: trial H got the same two hints everywhere)
+            f"Think about where {name} comes in."
+            if (name := _first_name(" ".join(sentences), question))
+            else "Name the main mechanism involved and give one concrete example.",
         ),
     )

@@ -111,6 +111,7 @@ def test_an_auto_probe_asks_about_a_name_the_point_uses():
         "What part does cudaMallocHost play here?",
         "What else would you add to your answer, and what mechanism is behind it?",
     ]
+    assert rubric.hints[1] == "Think about where DMA comes in."
 
 
 QUEUES = (
@@ -152,3 +153,22 @@ def test_a_wrong_bare_number_against_a_rows_reference_is_a_wrong_claim(tmp_path)
         settings=settings,
     )
     assert not right.wrong_claims
+
+
+def test_auto_probes_and_hints_of_notes_pass_review():
+    """A probe or hint must not repeat a point's words: a long identifier split at its
+    underscores had read as six of them ("CUDA_API_PER_THREAD_DEFAULT_STREAM")."""
+    from interviewer.rubric_review import lint
+
+    ref = (
+        "Compile with `nvcc --default-stream per-thread` (or define "
+        "`CUDA_API_PER_THREAD_DEFAULT_STREAM`), which gives each host thread its own stream. "
+        "Non-blocking streams made with `cudaStreamCreateWithFlags` do not wait on it."
+    )
+    notes = [*parse_text("notes.md", NOTES)]
+    questions = [(it.text, it.reference or "") for it in notes]
+    questions.append(("How do you avoid the legacy default stream?", ref))
+    for n, (q, r) in enumerate(questions):
+        rubric = auto_rubric(f"q-{n:010x}", q, r)
+        assert rubric is not None
+        assert [p for p in lint(rubric) if "probe" in p or "hint" in p] == []

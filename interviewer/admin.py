@@ -37,11 +37,14 @@ def cmd_rubrics(args: argparse.Namespace, settings: Settings) -> int:
         # (without it, every rubric failed in turn: 30 s and "failed": 9, no reason, trial H)
         raise InputError(f"`rubrics build --llm` needs the LLM server: {down} (see README)")
     bank = load_bank(settings)
+    opened: list[Any] = []  # the index, opened once, when a question first needs passages
 
     def material(q: Any) -> str:
         if q.reference_answers:
             return "\n\n".join(q.reference_answers)
-        index = open_index(settings) if has_index(settings) else None
+        if not opened:
+            opened.append(open_index(settings) if has_index(settings) else None)
+        index = opened[0]
         hits = index.search_passages(q.text, k=3) if index else []
         return "\n\n".join(h.text for h in hits if h.score >= settings.relevance_threshold)
 

@@ -166,17 +166,17 @@ def ingest(
         for doc in docs:
             items = parse_text(doc.source, doc.text)
             parsed[str(doc.path)] = (doc, items, chunk(doc, settings))
-            if not items and not doc.path.resolve().is_relative_to(guides):
-                report.no_questions.append(doc.source)
+        # The user's own files, not the guides'.
+        mine = {p for p in set(old) | set(parsed) if not Path(p).resolve().is_relative_to(guides)}
+        report.no_questions = [
+            d.source for p, (d, items, _) in parsed.items() if p in mine and not items
+        ]
         # The bank is rebuilt from every file's parsed items, so duplicates merge across files.
         # The guides' own files first: a question merged with one from the user's notes keeps
         # the guide's wording, id and so its authored rubric (trial H's notes had replaced two
         # with automatic ones).
         all_items: list[RawItem] = []
-        for path in sorted(
-            set(old) | set(parsed),
-            key=lambda p: (not Path(p).resolve().is_relative_to(guides), Path(p).name),
-        ):
+        for path in sorted(set(old) | set(parsed), key=lambda p: (p in mine, Path(p).name)):
             if path in parsed:
                 all_items.extend(parsed[path][1])
             elif path in old:
@@ -184,12 +184,7 @@ def ingest(
                     RawItem(**(d | {"key_points": tuple(d["key_points"])}))
                     for d in old[path]["items"]
                 )
-        mine = frozenset(
-            Path(p).name
-            for p in set(old) | set(parsed)
-            if not Path(p).resolve().is_relative_to(guides)
-        )
-        bank = Bank.from_items(all_items, embedder, own=mine)
+        bank = Bank.from_items(all_items, embedder, own=frozenset(Path(p).name for p in mine))
         owner = {(v.source, v.start): q for q in bank.questions for v in q.variants}
 
         # Chroma refuses a write larger than its batch limit (5,461 rows here).

@@ -76,10 +76,12 @@ _NEVER_LAST = frozenset(
 def unwrap(text: str) -> str:
     """The text with the line breaks inside its sentences read as spaces."""
 
+    # (a few characters either side, not the text before and after: a long document has
+    # many line breaks)
     def join(m: re.Match[str]) -> str:
-        last = text[: m.start()].rsplit(None, 1)[-1].lower()
-        nxt = text[m.end()]
-        goes_on = bool(_GOES_ON.match(nxt)) and not BULLET.match(text[m.end() :])
+        last = text[max(0, m.start() - 64) : m.start()].rsplit(None, 1)[-1].lower()
+        after = text[m.end() : m.end() + 8]
+        goes_on = bool(_GOES_ON.match(after)) and not BULLET.match(after)
         return " " if goes_on or last in _NEVER_LAST else m.group()
 
     return _WRAP.sub(join, text)

@@ -13,7 +13,8 @@ from .claims import Claim, Wrong
 from .clauses import Clause
 from .comparatives import COMPARATIVE
 from .things import compared_apart, stems, subject_of
-from .words import stem
+from .thresholds import Thresholds
+from .words import names_two, stem
 
 Ask = tuple[int, int, float]  # (pair index, sentence index, similarity)
 
@@ -57,6 +58,10 @@ class Case:
     # (len(sentences), len(wrongs)): as `verbatim`, for each misconception's own texts.
     wrong_verbatim: np.ndarray | None = None
     long: bool = False  # a long answer: its sentences embedded alone, more of them asked
+    # (key point index, the answer's clause that says its description of the other of the
+    # question's two things): `exchanged.exchanged`, against a row's own reference or an
+    # automatic rubric (a document's sentences).
+    exchanged: tuple[tuple[int, str], ...] = ()
 
     def sure(self, found: str | None) -> str | None:
         """An exact check's finding, where it can be trusted: any against key points, only
@@ -208,3 +213,47 @@ def sentence_of(case: Case, i: int) -> str:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def ask(
+    case: Case,
+    vec: np.ndarray,
+    claim: str,
+    th: Thresholds,
+    pairs: list[tuple[str, str]],
+    pair_with: str | None = None,
+    floor: float | None = None,
+) -> list[Ask]:
+    """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
+    `pair_with`, each sentence is also paired with that text (queued right after)."""
+    if not case.sentences:
+        return []
+    sims = case.vectors @ vec
+    # The top_k nearest of the segments (and the whole answer), then the nearest sentence read
+    # whole beside them: read in its place, it crowded out a part that entails the point.
+    # (not a clause whose "it" is another thing than the claim's)
+    order = [
+        i
+        for i in np.argsort(-sims)
+        if i not in case.cut
+        and not about_another_thing(case.text, case.sentences[i], claim, case.question)
+    ]
+    wide = case.long and pair_with is None  # a key point of a long answer
+    order = order[: th.long_top_k if wide else th.top_k]
+    if not order:
+        return []
+    order += [max(case.cut, key=lambda i: sims[i])] if case.cut else []
+    gap = th.long_next_gap if wide else th.next_gap
+    least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - gap)
+    # A sentence that shares two of a key point's numbered names is asked about however far its
+    # vector: "(E4M3 for forward, E5M2 for gradients)" sat at 0.31 from "There are two FP8
+    # formats, E4M3 with more precision and E5M2 with more range" and was never asked.
+    by_name = {i for i, t in enumerate(case.sentences) if pair_with is None and names_two(claim, t)}
+    out = []
+    for i in [*order, *sorted(by_name - set(order))]:
+        if sims[i] >= least or i in by_name:
+            out.append((len(pairs), int(i), float(sims[i])))
+            pairs.append((case.sentences[int(i)], claim))
+            if pair_with is not None:
+                pairs.append((case.sentences[int(i)], pair_with))
+    return out

@@ -17,6 +17,7 @@ from .case import (
     Ask,
     Case,
     about_another_thing,
+    ask,
     asserts,
     named_it,
     nearest_part,
@@ -29,6 +30,7 @@ from .clauses import ask_again, covered_by_clauses
 from .compared import topic_swapped
 from .disagreement import disagree, opening, turned_verdict
 from .dismissal import dismissed_points
+from .edits import edited
 from .evidence import (
     about,
     covering,
@@ -70,10 +72,7 @@ def check_many(
         else:
             in_context.append(None)
         claim_asks.append(
-            [
-                _ask(case, case.claim_vectors[n], c.text, th, pairs)
-                for n, c in enumerate(case.claims)
-            ]
+            [ask(case, case.claim_vectors[n], c.text, th, pairs) for n, c in enumerate(case.claims)]
         )
         wv = case.wrong_vectors
         texts = {c.id: c.text for c in case.claims}
@@ -81,7 +80,7 @@ def check_many(
         own: list[int | None] = []
         for n, w in enumerate(case.wrongs if wv is not None else ()):
             assert wv is not None
-            asked = _ask(
+            asked = ask(
                 case,
                 wv[n],
                 w.text,
@@ -148,50 +147,6 @@ def check_many(
     return [no_cover_from_wrong(v) for v in results]
 
 
-def _ask(
-    case: Case,
-    vec: np.ndarray,
-    claim: str,
-    th: Thresholds,
-    pairs: list[tuple[str, str]],
-    pair_with: str | None = None,
-    floor: float | None = None,
-) -> list[Ask]:
-    """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
-    `pair_with`, each sentence is also paired with that text (queued right after)."""
-    if not case.sentences:
-        return []
-    sims = case.vectors @ vec
-    # The top_k nearest of the segments (and the whole answer), then the nearest sentence read
-    # whole beside them: read in its place, it crowded out a part that entails the point.
-    # (not a clause whose "it" is another thing than the claim's)
-    order = [
-        i
-        for i in np.argsort(-sims)
-        if i not in case.cut
-        and not about_another_thing(case.text, case.sentences[i], claim, case.question)
-    ]
-    wide = case.long and pair_with is None  # a key point of a long answer
-    order = order[: th.long_top_k if wide else th.top_k]
-    if not order:
-        return []
-    order += [max(case.cut, key=lambda i: sims[i])] if case.cut else []
-    gap = th.long_next_gap if wide else th.next_gap
-    least = max(th.min_sim if floor is None else floor, float(sims[order[0]]) - gap)
-    # A sentence that shares two of a key point's numbered names is asked about however far its
-    # vector: "(E4M3 for forward, E5M2 for gradients)" sat at 0.31 from "There are two FP8
-    # formats, E4M3 with more precision and E5M2 with more range" and was never asked.
-    by_name = {i for i, t in enumerate(case.sentences) if pair_with is None and names_two(claim, t)}
-    out = []
-    for i in [*order, *sorted(by_name - set(order))]:
-        if sims[i] >= least or i in by_name:
-            out.append((len(pairs), int(i), float(sims[i])))
-            pairs.append((case.sentences[int(i)], claim))
-            if pair_with is not None:
-                pairs.append((case.sentences[int(i)], pair_with))
-    return out
-
-
 def _decide(
     case: Case,
     claim_asks: list[list[Ask]],
@@ -218,6 +173,8 @@ def _decide(
         if case.given
         else dismissed_points([c.text for c in case.claims], said_alone, case.question)
     )
+    exchanged = dict(case.exchanged)
+    copied = edited([c.texts for c in case.claims], said_alone)
     for n_claim, (claim, asked) in enumerate(zip(case.claims, claim_asks, strict=True)):
         quote = partial(quote_part, case, case.claim_vectors[n_claim])
         # A closed question answered the other way ("No, because ..." to "Yes, all metals
@@ -230,6 +187,17 @@ def _decide(
         if wrongly := next((t for t in said_alone if expansion_differs(claim.text, t)), None):
             verdicts.append(
                 PointVerdict(claim, "contradicted", wrongly, 0.0, 0.9, "exact:expansion")
+            )
+            continue
+        # Its description said of the other of the question's two things (a row's own
+        # reference: the roles checks are not trusted on prose).
+        if (other := exchanged.get(n_claim)) is not None:
+            verdicts.append(PointVerdict(claim, "contradicted", other, 0.0, 0.9, "exact:exchanged"))
+            continue
+        # Copied from the point with a word turned: read word by word, whatever the prose.
+        if (at := copied.get(n_claim)) is not None:
+            verdicts.append(
+                PointVerdict(claim, "contradicted", said_alone[at], 0.0, 0.9, "exact:edited")
             )
             continue
         if n_claim in waved:

@@ -27,6 +27,7 @@ from .clauses import clauses_of
 from .detectors import no_reference, rule_grade, settled_by_rules
 from .embeddings import Embedder
 from .evidence import as_said
+from .exchanged import exchanged
 from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
@@ -239,6 +240,7 @@ class OfflineGrader:
         cases: list[Case] = []
         where: list[tuple[int, str]] = []
         vectors = self._sentence_vectors(analyses)
+        embed = self.embedder.embed
         for n, ((question, answer, refs), an) in enumerate(zip(items, analyses, strict=True)):
             claims, wrongs, origin = claims_for(refs)
             vecs = vectors[n]
@@ -262,6 +264,11 @@ class OfflineGrader:
                 question,
                 wrong_verbatim=self._nearest_text(vecs, wrongs) if wrongs else None,
                 long=_long(an),
+                exchanged=tuple(
+                    exchanged(question, [c.text for c in claims], an.text or answer, embed).items()
+                )
+                if origin in ("input", "auto")
+                else (),
             )
             cases.append(case)
             where.append((n, origin))

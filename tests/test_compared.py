@@ -42,11 +42,11 @@ def test_a_point_about_one_thing_said_of_the_other(sentence, swapped):
     assert (topic_swapped(DP_TP, DP, sentence) == "exact:compared") == swapped
 
 
-def test_against_a_rows_own_reference_a_comparison_swap_is_not_a_wrong_claim(tmp_path):
-    """Tried and taken back: against the rows' own references the check found right answers
-    wrong (Mohler's held-out "Function definition contains the code ...", the model having
-    entailed the prototype sentence from it). The swapped definitions are graded on their
-    content there; against a curated rubric the check stands."""
+def test_against_a_rows_own_reference_the_swap_is_found_by_descriptions_not_roles(tmp_path):
+    """`topic_swapped` is not trusted against a row's own reference (it found Mohler's
+    held-out "Function definition contains the code ..." wrong, the model having entailed the
+    prototype sentence from it); the swapped definitions are found there by comparing what the
+    answer says of each thing with what the reference says of each (`exchanged.py`)."""
     from interviewer.config import Settings
     from interviewer.grader import grade
 
@@ -60,8 +60,20 @@ def test_against_a_rows_own_reference_a_comparison_swap_is_not_a_wrong_claim(tmp
         "tensor parallelism each GPU holds a full copy of the model and processes a different "
         "slice of the batch."
     )
-    graded = grade(DP_TP, swapped, reference_answer=reference, settings=settings)
-    assert graded.wrong_claims == ()
+    right = (
+        "Data parallel: replicate the whole model on every GPU, give each a different part of "
+        "the batch and all-reduce the gradients. Tensor parallel: split each layer's matrices "
+        "over the GPUs, which swap activations inside the layer."
+    )
+    wrong = grade(DP_TP, swapped, reference_answer=reference, settings=settings)
+    assert wrong.score <= 1
+    assert {c.evidence for c in wrong.claims if c.verdict == "contradicted"} == {
+        "In data parallelism each layer's weight matrices are split across GPUs",
+        "in tensor parallelism each GPU holds a full copy of the model and processes a "
+        "different slice of the batch",
+    }
+    fine = grade(DP_TP, right, reference_answer=reference, settings=settings)
+    assert fine.score >= 4 and fine.wrong_claims == ()
 
 
 def test_the_bank_question_on_data_and_model_parallelism_with_the_two_swapped(bank_grader):

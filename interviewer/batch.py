@@ -77,7 +77,8 @@ class Summary:
     scores: list[int] = field(default_factory=list)
     grader: str = ""
     # Rows graded 0 for what they are, not what they say (an injection, another language):
-    # counted apart, so a low mean can be read.
+    # counted apart, so a low mean can be read; rows with no reference material at all are
+    # counted here and left out of the mean.
     flagged: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -192,7 +193,9 @@ class Output:
         if self.review is not None and below:
             self.review.write(row)
         self.summary.graded += 1
-        self.summary.scores.append(grade.score)
+        # (a row with no reference material was not graded: its 0 is not in the mean)
+        if "no_reference" not in grade.flags:
+            self.summary.scores.append(grade.score)
         self.summary.flagged.update(grade.flags)
 
     def result(self, job: Job, graded: Grade | Exception) -> None:

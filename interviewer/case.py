@@ -12,6 +12,7 @@ import numpy as np
 from .claims import Claim, Wrong
 from .clauses import Clause
 from .comparatives import COMPARATIVE
+from .shorthand import expand
 from .things import compared_apart, stems, subject_of
 from .thresholds import Thresholds
 from .words import names_two, stem
@@ -58,6 +59,8 @@ class Case:
     # (len(sentences), len(wrongs)): as `verbatim`, for each misconception's own texts.
     wrong_verbatim: np.ndarray | None = None
     long: bool = False  # a long answer: its sentences embedded alone, more of them asked
+    # (len(sentences), len(wrongs)): which of a misconception's texts each sentence is nearest
+    wrong_nearest: np.ndarray | None = None
     # (key point index, the answer's clause that says its description of the other of the
     # question's two things): `exchanged.exchanged`, against a row's own reference or an
     # automatic rubric (a document's sentences).
@@ -223,9 +226,11 @@ def ask(
     pairs: list[tuple[str, str]],
     pair_with: str | None = None,
     floor: float | None = None,
+    said_as: Callable[[int], str] | None = None,
 ) -> list[Ask]:
     """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
-    `pair_with`, each sentence is also paired with that text (queued right after)."""
+    `pair_with`, each sentence is also paired with that text (queued right after); with
+    `said_as`, each sentence with the claim's text it gives (of sentence i)."""
     if not case.sentences:
         return []
     sims = case.vectors @ vec
@@ -253,7 +258,36 @@ def ask(
     for i in [*order, *sorted(by_name - set(order))]:
         if sims[i] >= least or i in by_name:
             out.append((len(pairs), int(i), float(sims[i])))
-            pairs.append((case.sentences[int(i)], claim))
+            pairs.append((case.sentences[int(i)], said_as(int(i)) if said_as else claim))
             if pair_with is not None:
                 pairs.append((case.sentences[int(i)], pair_with))
     return out
+
+
+# A sentence is asked against a misconception's paraphrase only where it is in that paraphrase's
+# words: this much nearer it than the misconception's own text.
+PARAPHRASE_NEARER = 0.07
+Vectors = Callable[[Sequence[tuple[str, ...]]], np.ndarray]  # groups of texts -> unit vectors
+
+
+def nearest_text(
+    sentence_vecs: np.ndarray, claims: Sequence[Claim] | Sequence[Wrong], vectors: Vectors
+) -> np.ndarray:
+    """(sentences, claims): each sentence's similarity to the nearest of a claim's own texts
+    (its text and paraphrases), read as an answer is (shorthand written out)."""
+    own = [vectors([(expand(t),) for t in c.texts]) for c in claims]
+    return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
+
+
+def said_as(sentence_vecs: np.ndarray, wrongs: Sequence[Wrong], vectors: Vectors) -> np.ndarray:
+    """(sentences, wrongs): the index of the misconception's text each sentence is asked
+    against: a paraphrase where the sentence is in its words, else the misconception itself.
+    (Any nearest paraphrase: correct model answers with a false stated misconception 0 -> 3 of
+    94, each within 0.05 of the own text; the Volta answer that said one was 0.09 nearer it.)"""
+    out = []
+    for w in wrongs:
+        sims = sentence_vecs @ vectors([(expand(t),) for t in w.texts]).T
+        best = sims.argmax(axis=1)
+        nearer = sims[np.arange(len(sims)), best] - sims[:, 0] >= PARAPHRASE_NEARER
+        out.append(np.where(nearer, best, 0))
+    return np.stack(out, axis=1)

@@ -88,6 +88,9 @@ def check_many(
                 pairs,
                 pair_with=texts.get(w.contradicts, w.text),
                 floor=th.wrong_min_sim,
+                said_as=None
+                if case.wrong_nearest is None
+                else partial(_said_as, w.texts, case.wrong_nearest[:, n]),
             )
             asks.append(asked)
             own.append(len(pairs) if asked else None)
@@ -367,3 +370,10 @@ def _decide(
 
 def _clause_contradicts(case: Case, point: str, clause: str) -> str | None:
     return case.sure(first_contradiction(point, [clause]))
+
+
+def _said_as(texts: Sequence[str], nearest: np.ndarray, i: int) -> str:
+    """The misconception's text sentence i is nearest: its paraphrase in the candidate's words
+    ("... so warp divergence doesn't cost you anything anymore", entailed at 0.85) where the
+    model reads the wrong claim's own wording less surely (0.67)."""
+    return texts[int(nearest[i])]

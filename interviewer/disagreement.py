@@ -9,7 +9,7 @@ import re
 from .comparatives import mentions
 from .quantities import quantities
 from .relations import moves, relation_sign, same_quantities
-from .words import FORMAT, formats, terms
+from .words import FORMAT, formats, stem, terms
 
 # The NLI model reads a sentence that says less, says it another way, or is about a
 # neighbouring thing as a denial ("Per warp: the scheduler issues one instruction for a whole
@@ -47,6 +47,38 @@ def denies(a: str, b: str) -> bool:
         return False
     denier, other = (a, b) if a_neg else (b, a)
     return sum(mentions(other, t) for t in _denied(denier)) >= 2
+
+
+# "the compute per GPU shrinks but that sync doesn't": the second subject does not do what the
+# first does, the verb left out.
+_ELIDED = re.compile(
+    r"(?P<first>[^,;.:]+?)\s+(?P<verb>[a-z]+s)(?:\s+(?:too|much|fast|quickly))?,?\s+"
+    r"(?:but|while|whereas)\s+(?P<other>(?:[\w'-]+\s+){1,4}?)"
+    r"(?:doesn't|does\s+not|don't|do\s+not|won't|will\s+not|can't|cannot)"
+    r"(?=\s*(?:[,;.]|$|(?:so|and|which|because)\b))",
+    re.I,
+)
+
+
+def elided_denial(claim: str, sentence: str, question: str = "") -> bool:
+    """The sentence says the claim's change happens to another thing and not to the one it
+    names, the verb left out: "as you add GPUs the compute per GPU shrinks but that sync
+    doesn't" against "... because each GPU's share of the gradient all-reduce shrinks", which
+    the NLI model read as saying it (0.83). The first subject is not the claim's (none of its
+    words, beyond the question's, is one of the claim's)."""
+    said, setting = _stems(claim), _stems(question)
+    for m in _ELIDED.finditer(sentence):
+        verb = m.group("verb").lower()
+        if not mentions(claim, verb):
+            continue
+        subject = _stems(m.group("first")) - setting - {stem(verb)}
+        if subject and not subject & said:
+            return True
+    return False
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in terms(text) if len(t) > 3}
 
 
 def _changed_apart(point: str, sentence: str) -> bool:

@@ -22,6 +22,7 @@ from .asides import (
     undecided,
     without,
 )
+from .case import nearest_text, said_as
 from .checker import Case, check_many
 from .clauses import clauses_of
 from .detectors import no_reference, rule_grade, settled_by_rules
@@ -249,7 +250,7 @@ class OfflineGrader:
             cvec = self.claim_vectors(refs)
             wvec = self._wrong_vectors(wrongs) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
-            verbatim = self._nearest_text(vecs, claims)
+            verbatim = nearest_text(vecs, claims, self._vectors)
             case = Case(
                 an.sentences,
                 vecs,
@@ -262,7 +263,8 @@ class OfflineGrader:
                 verbatim,
                 an.text or answer,
                 question,
-                wrong_verbatim=self._nearest_text(vecs, wrongs) if wrongs else None,
+                wrong_verbatim=nearest_text(vecs, wrongs, self._vectors) if wrongs else None,
+                wrong_nearest=said_as(vecs, wrongs, self._vectors) if wrongs else None,
                 long=_long(an),
                 exchanged=tuple(
                     exchanged(question, [c.text for c in claims], an.text or answer, embed).items()
@@ -297,14 +299,6 @@ class OfflineGrader:
             np.stack([alone[t] for t in an.sentences]) if lg else an.sentence_vecs
             for an, lg in zip(analyses, long, strict=True)
         ]
-
-    def _nearest_text(
-        self, sentence_vecs: np.ndarray, claims: Sequence[cl.Claim] | Sequence[cl.Wrong]
-    ) -> np.ndarray:
-        """(sentences, claims): each sentence's similarity to the nearest of a claim's own
-        texts (its text and paraphrases), read as an answer is (shorthand written out)."""
-        own = [self._vectors([(expand(t),) for t in c.texts]) for c in claims]
-        return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
 
     def claim_vectors(self, refs: ReferenceSet) -> np.ndarray:
         claims = claims_for(refs)[0]

@@ -51,6 +51,8 @@ class Handlers:
     session id shown)."""
 
     ctl: Controller
+    # Mixed into a signed-in account's owner hash: a name alone must not give its report files.
+    salt: str = ""
 
     def past(self, o: str) -> tuple[Any, ...]:
         import pandas as pd
@@ -132,11 +134,14 @@ class Handlers:
             return (*[gr.skip()] * (SHOWN + 3), f"⚠️ {e}")
         return (*show(view), *self.session_report(o, view), "", "")
 
-    def on_load(self, saved: str, k: str) -> tuple[Any, ...]:
+    def on_load(self, saved: str, k: str, request: gr.Request) -> tuple[Any, ...]:
         """This browser's key (made on its first visit), its past sessions, and the session
-        it had open, with that session's settings, chart and files."""
+        it had open, with that session's settings, chart and files. Signed in (a team's
+        logins), the sessions are the account's: on a shared browser the next person to sign
+        in sees none of the last one's, and the same person sees theirs on any browser."""
         k = k or new_key()
-        o = owner_of(k)
+        user = getattr(request, "username", None)
+        o = owner_of(f"{self.salt}:account:{user}") if user else owner_of(k)
         earlier = self.past(o)
         session = self.ctl.store.load(saved) if saved else None
         if session is None or session.owner != o:

@@ -12,7 +12,7 @@ import numpy as np
 from .acronyms import contracted
 from .case import Ask, Case, asserts, nearest_part, nearness, sentence_of
 from .claims import Claim, StatedMisconception, Wrong
-from .disagreement import counterexample, denies
+from .disagreement import counterexample, denies, elided_denial
 from .multiples import ratio_differs
 from .numerals import NUMBER_WORDS
 from .polarity import attributed, hedged
@@ -126,6 +126,7 @@ def stated_misconceptions(
                 and (binds < 0 or not _restates_instead(case, said_at, wrong, th, confusable))
                 and not opposed(wrong.text, case.sentences[said_at])
                 and not denies(wrong.text, case.sentences[said_at])
+                and not elided_denial(wrong.text, case.sentences[said_at], case.question)
                 and not compares_other(wrong.text, case.sentences[said_at])
                 and not favours_other(wrong.text, case.sentences[said_at])
                 and not _baseline(wrong.text, case.sentences[said_at])

@@ -16,7 +16,7 @@ from .embeddings import Embedder
 from .errors import InterviewerError, require
 from .index import Index
 from .interview import Engine
-from .page_js import COUNTDOWN_JS
+from .page_js import COUNTDOWN_JS, DRAFT_JS
 from .session import MODE_INFO, MODES
 from .speech import Transcriber, vocabulary_from
 from .store import Store
@@ -80,7 +80,7 @@ def build_ui(ctl: Controller) -> Any:
 
     from .page_handlers import SHOWN, Handlers, guard
 
-    h = Handlers(ctl)
+    h = Handlers(ctl, browser_secret(ctl.settings.data_dir))
     topics = ctl.engine.bank.topics()
     with gr.Blocks(title="GPU / ML-infra mock interview", analytics_enabled=False) as demo:
         sid = gr.State("")
@@ -239,7 +239,7 @@ def build_ui(ctl: Controller) -> Any:
             None,
             [answer],
             None,
-            js="(t) => { localStorage.setItem('interviewer-draft', t || ''); }",
+            js=DRAFT_JS,
         )
         make_report.click(h.report_now, [owner, sid], [report_md, chart, files])
         resume.click(h.open_session, [owner, resume_id], [*outs, chart, files, notice, resume_note])

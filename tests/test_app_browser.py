@@ -40,8 +40,9 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, **env: str) -> None:
         self.data_dir, self.port, self.proc = data_dir, free_port(), None
+        self.env = env  # more settings: INTERVIEWER_AUTH_FILE="..."
         self.url = f"http://127.0.0.1:{self.port}/"
 
     def start(self) -> Server:
@@ -49,6 +50,7 @@ class Server:
             "INTERVIEWER_DATA_DIR": str(self.data_dir),
             "INTERVIEWER_SPEECH_MODEL": "tiny.en",
             "GRADIO_ANALYTICS_ENABLED": "False",
+            **self.env,
         }
         self.log = (self.data_dir / "server.log").open("a")
         self.proc = subprocess.Popen(

@@ -177,3 +177,59 @@ def test_a_skipped_follow_up_is_in_the_report_and_the_mode_says_when_one_comes(s
     questions = plain(page.inner_text("#report").split("Questions", 1)[-1])
     assert f"Follow-up: {follow_up} — skipped" in questions
     shot(page, server, "skipped-follow-up-report")
+
+
+def _signed_in(context, url: str, name: str, password: str):
+    """Gradio's login form, then the page."""
+    page = context.new_page()
+    page.goto(url)
+    page.fill("input[type=text]", name)
+    page.fill("input[type=password]", password)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "/Press Start|Session /.test(document.querySelector('#status')?.innerText || '')",
+        timeout=60_000,
+    )
+    return page
+
+
+def test_signed_in_the_sessions_are_the_accounts_not_the_browsers(tmp_path, built_index, browser):
+    """A team lead's trial (J): with logins, after Alice signed out and Bob signed in on the
+    same browser, Bob was shown her interview, her typed draft, her past sessions and review
+    queue; Alice on another machine saw none of her history."""
+    import shutil
+
+    from tests.test_app_browser import Server
+
+    settings, _ = built_index
+    data = tmp_path / "data"
+    shutil.copytree(settings.data_dir, data)
+    logins = tmp_path / "logins"
+    logins.write_text("ana:ana-pw\nbo:bo-pw\n")
+    srv = Server(data, INTERVIEWER_AUTH_FILE=str(logins)).start()
+    try:
+        shared = browser.new_context()
+        page = _signed_in(shared, srv.url, "ana", "ana-pw")
+        session = start(page)
+        page.fill("#answer textarea", "Ana's draft, not sent")
+        page.wait_for_timeout(500)  # the draft is kept as it is typed
+        page.goto(srv.url + "logout")
+        page = _signed_in(shared, srv.url, "bo", "bo-pw")
+        page.wait_for_timeout(1500)  # a draft would be put back by now
+        assert "Press Start" in page.inner_text("#status")
+        assert page.input_value("#answer textarea") == ""
+        page.click("text=Past sessions")
+        assert session not in page.inner_text("#history")
+        shot(page, srv, "signed-in-bo")
+        elsewhere = _signed_in(browser.new_context(), srv.url, "ana", "ana-pw")
+        elsewhere.click("text=Past sessions")
+        elsewhere.wait_for_function(
+            f"document.querySelector('#history')?.innerText.includes('{session}')", timeout=30_000
+        )
+        elsewhere.fill("#resume-id textarea, #resume-id input", session)
+        elsewhere.click("#resume")
+        elsewhere.wait_for_function(
+            f"document.querySelector('#status').innerText.includes('{session}')", timeout=30_000
+        )
+    finally:
+        srv.stop()

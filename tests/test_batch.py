@@ -426,3 +426,20 @@ def test_a_row_can_name_its_bank_question_by_id(tmp_path, built_index):
     assert graded[1]["question_id"] == "Q3"
     assert any("same dynamic range as FP32" in c for c in graded[0]["covered"])
     assert "'q-0000000000' is not in the bank" in error_lines(out)[2]
+
+
+def test_a_row_with_no_reference_material_is_not_in_the_mean(tmp_path, built_index, capsys):
+    """A team lead's trial (J): a question the bank and the passages know nothing of was written
+    with score 0 and counted in the run's mean score."""
+    settings, _ = built_index
+    src = write_jsonl(
+        tmp_path / "in.jsonl",
+        [*rows(2), {"id": "odd", "question": "What is a frobnicator?", "answer": "It frobs."}],
+    )
+    out = tmp_path / "out.jsonl"
+    main(["--data-dir", str(settings.data_dir), "grade", str(src), "-o", str(out), "-q"])
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    got = {g["id"]: g for g in map(json.loads, out.read_text().splitlines())}
+    assert got["odd"]["flags"] == ["no_reference"] and summary["flagged"] == {"no_reference": 1}
+    assert summary["graded"] == 3
+    assert summary["mean_score"] == round((got["r0"]["score"] + got["r1"]["score"]) / 2, 3)

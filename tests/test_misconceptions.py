@@ -186,3 +186,53 @@ def test_a_clause_whose_it_is_another_thing_covers_nothing_of_the_first(bank_gra
     assert got.score <= 1 and got.wrong_claims
     cuda = next(c for c in got.claims if c.point.startswith("A CUDA core"))
     assert cuda.verdict != "covered"
+
+
+WARP = "What is the cost of warp divergence and how do you mitigate it?"
+VOLTA = (
+    "Since Volta's independent thread scheduling, the divergent paths inside a warp execute "
+    "simultaneously on separate lanes, so there's essentially no cost anymore on modern GPUs."
+)
+
+
+def test_a_misconception_said_in_one_of_its_paraphrases_words_is_asked_in_them(bank_grader):
+    """Trial I: the Volta sentence was read against the misconception's own wording (entailed at
+    0.67, below the bar) while its third paraphrase says the same in its words (0.85), and the
+    confident wrong answer scored 2 with no wrong claim."""
+    (wrong,) = bank_grader(WARP)(
+        "Warp divergence is when different warps in the same block take different branches of "
+        f"an if. {VOLTA} If you do see it, the fix is just to make the block bigger, like 1024 "
+        "threads, so the scheduler can hide it."
+    )
+    assert wrong.score <= 1
+    assert any(VOLTA[:60] in w for w in wrong.wrong_claims)
+
+
+def test_a_change_said_of_another_thing_with_its_verb_left_out_is_denied():
+    """Trial I: "the compute per GPU shrinks but that sync doesn't" was read as the misconception
+    that the all-reduce share shrinks (0.83), a right answer named wrong and capped at 3."""
+    from interviewer.disagreement import elided_denial
+
+    wrong = (
+        "Adding even more GPUs fixes communication-bound scaling, because each GPU's share of the "
+        "gradient all-reduce shrinks."
+    )
+    question = "Adding GPUs raises cost but barely improves throughput. What's wrong?"
+    assert elided_denial(
+        wrong, "as you add GPUs the compute per GPU shrinks but that sync doesn't", question
+    )
+    assert elided_denial(wrong, "compute per GPU shrinks while the all-reduce does not.", question)
+    # the misconception's own subject shrinking, the other one not: it is said
+    assert not elided_denial(
+        wrong, "each GPU's share of the all-reduce shrinks but the compute doesn't.", question
+    )
+    assert not elided_denial(wrong, "the all-reduce shrinks as you add GPUs.", question)
+
+
+def test_the_right_scaling_answer_names_no_wrong_claim(bank_grader):
+    (right,) = bank_grader("Adding GPUs raises cost but barely improves throughput. What's wrong?")(
+        "The job has become communication-bound. Every step ends with a gradient all-reduce, and "
+        "as you add GPUs the compute per GPU shrinks but that sync doesn't, so it ends up setting "
+        "the step time."
+    )
+    assert right.wrong_claims == () and right.score >= 3

@@ -227,10 +227,13 @@ def ask(
     pair_with: str | None = None,
     floor: float | None = None,
     said_as: Callable[[int], str] | None = None,
+    also: list[tuple[int, tuple[str, str]]] | None = None,
 ) -> list[Ask]:
     """Queue (sentence, claim) pairs for the most similar sentences, most similar first; with
     `pair_with`, each sentence is also paired with that text (queued right after); with
-    `said_as`, each sentence with the claim's text it gives (of sentence i)."""
+    `said_as`, each sentence is also asked against the claim's text it gives (of sentence i)
+    where that is another: (the pair's index, that pair) go to `also`, read in the same batch,
+    and the surer entailment of the two stands (`check_many`)."""
     if not case.sentences:
         return []
     sims = case.vectors @ vec
@@ -258,7 +261,9 @@ def ask(
     for i in [*order, *sorted(by_name - set(order))]:
         if sims[i] >= least or i in by_name:
             out.append((len(pairs), int(i), float(sims[i])))
-            pairs.append((case.sentences[int(i)], said_as(int(i)) if said_as else claim))
+            pairs.append((case.sentences[int(i)], claim))
+            if said_as is not None and also is not None and (other := said_as(int(i))) != claim:
+                also.append((len(pairs) - 1, (case.sentences[int(i)], other)))
             if pair_with is not None:
                 pairs.append((case.sentences[int(i)], pair_with))
     return out

@@ -65,6 +65,8 @@ def check_many(
     # model can tell the two apart at all.
     wrong_own: list[list[int | None]] = []
     in_context: list[int | None] = []
+    # (a misconception's pair, the same sentence against the paraphrase it is worded like)
+    worded: list[tuple[int, tuple[str, str]]] = []
     for case in cases:
         if case.context is not None:
             in_context.append(len(pairs))
@@ -91,6 +93,7 @@ def check_many(
                 said_as=None
                 if case.wrong_nearest is None
                 else partial(_said_as, w.texts, case.wrong_nearest[:, n]),
+                also=worded,
             )
             asks.append(asked)
             own.append(len(pairs) if asked else None)
@@ -98,7 +101,14 @@ def check_many(
                 pairs.append((texts.get(w.contradicts, w.text), w.text))
         wrong_asks.append(asks)
         wrong_own.append(own)
+    n_asked = len(pairs)
+    pairs += [pair for _, pair in worded]
     probs = nli.probabilities(pairs) if (nli is not None and pairs) else None
+    if probs is not None:
+        # A misconception in a paraphrase's words: the surer of the two readings stands.
+        for k, (i, _) in enumerate(worded):
+            if probs[n_asked + k][0] > probs[i][0]:
+                probs[i] = probs[n_asked + k]
     # The model's contradictions are confirmed read the other way round, in one more call.
     flipped: list[tuple[str, str]] = []
 
@@ -373,7 +383,7 @@ def _clause_contradicts(case: Case, point: str, clause: str) -> str | None:
 
 
 def _said_as(texts: Sequence[str], nearest: np.ndarray, i: int) -> str:
-    """The misconception's text sentence i is nearest: its paraphrase in the candidate's words
-    ("... so warp divergence doesn't cost you anything anymore", entailed at 0.85) where the
-    model reads the wrong claim's own wording less surely (0.67)."""
+    """The misconception's text sentence i is worded like: a paraphrase in the candidate's words
+    ("... so warp divergence doesn't cost you anything anymore", entailed at 0.85, where the
+    model reads the wrong claim's own wording less surely, 0.67), or its own."""
     return texts[int(nearest[i])]

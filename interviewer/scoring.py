@@ -201,6 +201,13 @@ def feedback(score: int, results: Sequence[ClaimResult], lead: str = "", asked: 
             f"None of the {len(results)} key points was found stated sentence by sentence; "
             "the score follows how closely the answer as a whole matches the reference."
         )
+    elif score >= 4 and 2 * len(covered) < (asked or len(results)):
+        # "Solid answer with a minor gap. You covered 1 of 3 key points." (trial J)
+        parts.append(
+            f"{len(covered)} of the {asked or len(results)} key points were found stated "
+            "sentence by sentence; the score follows how closely the answer as a whole matches "
+            "the reference."
+        )
     elif asked:
         parts.append(
             f"You covered {len(covered)} of the {asked} key points asked for "

@@ -90,3 +90,9 @@ def test_a_score_with_no_point_found_says_where_it_came_from():
     assert "You covered 0" not in text
     assert "None of the 4 key points was found stated" in text
     assert "You covered 0 of 4 key points." in feedback(1, none)
+    # Trial J: "Solid answer with a minor gap. You covered 1 of 3 key points."
+    one = claims(
+        mig=("covered", 1.0), mps=("missed", 0.0), sizes=("missed", 0.0), seven=("missed", 0.0)
+    )
+    assert "1 of the 4 key points were found stated sentence by sentence" in feedback(4, one)
+    assert "You covered 1 of 4 key points." in feedback(2, one)

@@ -21,7 +21,7 @@ from .relations import compares_other, favours_other, opposed
 from .roles import about_another, binds_like, contrasted, names_subject
 from .things import compared_apart, names_in
 from .thresholds import Thresholds
-from .words import STOP, stem
+from .words import STOP, formats, stem
 
 
 def stated_misconceptions(
@@ -127,6 +127,7 @@ def stated_misconceptions(
                 and not opposed(wrong.text, case.sentences[said_at])
                 and not denies(wrong.text, case.sentences[said_at])
                 and not elided_denial(wrong.text, case.sentences[said_at], case.question)
+                and not _other_formats(wrong.text, case.sentences[said_at])
                 and not compares_other(wrong.text, case.sentences[said_at])
                 and not favours_other(wrong.text, case.sentences[said_at])
                 and not _baseline(wrong.text, case.sentences[said_at])
@@ -140,6 +141,15 @@ def stated_misconceptions(
             if said:
                 stated.append(StatedMisconception(wrong, case.sentences[said_at], round(pe, 3)))
     return stated
+
+
+def _other_formats(wrong: str, sentence: str) -> bool:
+    """The misconception is about number formats of one width and the sentence names only
+    formats of others: "INT8/FP8 is ~70 GB and fits one 80 GB card, INT4 ~35 GB ..." states
+    nothing about "A 70B model in FP16 needs about 70 GB" (read at 0.87 by its paraphrase)."""
+    said, own = formats(sentence), formats(wrong)
+    widths = {re.sub(r"\D", "", f)[-2:] for f in own}
+    return bool(said and own) and not widths & {re.sub(r"\D", "", f)[-2:] for f in said}
 
 
 def _echoes(case: Case, wrong: Wrong, asked: Sequence[Ask], th: Thresholds) -> Ask | None:

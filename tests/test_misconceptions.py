@@ -236,3 +236,28 @@ def test_the_right_scaling_answer_names_no_wrong_claim(bank_grader):
         "the step time."
     )
     assert right.wrong_claims == () and right.score >= 3
+
+
+def test_a_number_said_of_formats_of_another_width_states_no_misconception_of_fp16():
+    """Read on blind set 1's test split (so it is no longer held out for this): a right sizing
+    answer's "INT8/FP8 is ~70 GB and fits one 80 GB card" was read, through a paraphrase, as
+    "A 70B model in FP16 needs about 70 GB, so it fits on a single 80 GB GPU" (4 -> 1)."""
+    from interviewer.stated import _other_formats
+
+    wrong = "A 70B model in FP16 needs about 70 GB, so it fits on a single 80 GB GPU."
+    assert _other_formats(wrong, "Quantized, INT8 or FP8 weights are ~70 GB and fit one card.")
+    assert not _other_formats(wrong, "In BF16 it is about 70 GB.")  # the same width
+    assert not _other_formats(wrong, "In half precision it is about 70 GB.")  # names none
+    assert not _other_formats(wrong, "FP16 and INT8 weights both take about 70 GB.")
+
+
+def test_the_right_sizing_answer_with_quantized_sizes_names_no_wrong_claim(bank_grader):
+    """That answer (blind set 1, test split), as graded."""
+    (right,) = bank_grader("Pick hardware to serve a 70B model. How do you size it?")(
+        "Start from memory. 70B x 2 bytes in FP16/BF16 is about 140 GB of weights before KV "
+        "cache, which grows with batch x context. So either 2x 80 GB H100/A100 with tensor "
+        "parallel, or quantize: INT8/FP8 is ~70 GB and fits one 80 GB card, INT4 ~35 GB leaves "
+        "room for KV. Size KV cache for target concurrency, use continuous batching with "
+        "PagedAttention, then weigh accuracy, TP comms, latency SLA and budget."
+    )
+    assert right.wrong_claims == () and right.score >= 4

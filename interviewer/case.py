@@ -262,7 +262,10 @@ def ask(
         if sims[i] >= least or i in by_name:
             out.append((len(pairs), int(i), float(sims[i])))
             pairs.append((case.sentences[int(i)], claim))
-            if said_as is not None and also is not None and (other := said_as(int(i))) != claim:
+            # (not a terse sentence: "It's FLOPs per byte of memory traffic" entailed a
+            # paraphrase of a fusion misconception and a right terse answer went 4 -> 2)
+            worded = len(case.sentences[int(i)].split()) >= WORDED_WORDS
+            if said_as and also is not None and worded and (other := said_as(int(i))) != claim:
                 also.append((len(pairs) - 1, (case.sentences[int(i)], other)))
             if pair_with is not None:
                 pairs.append((case.sentences[int(i)], pair_with))
@@ -272,6 +275,7 @@ def ask(
 # A sentence is asked against a misconception's paraphrase only where it is in that paraphrase's
 # words: this much nearer it than the misconception's own text.
 PARAPHRASE_NEARER = 0.07
+WORDED_WORDS = 10  # and only a sentence of this many words or more
 Vectors = Callable[[Sequence[tuple[str, ...]]], np.ndarray]  # groups of texts -> unit vectors
 
 

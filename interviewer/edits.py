@@ -16,8 +16,10 @@ sentence of its own, left to the other checks.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from .comparatives import OPPOSITE
 from .words import STOP, stem
@@ -76,8 +78,12 @@ _NOT_A_DENIAL = re.compile(r"\bnot\s+(?:just|only|merely)\b", re.I)
 Edit = tuple[tuple[str, ...], tuple[str, ...]]  # (the point's words, the sentence's), changed
 
 
-def _tokens(text: str) -> list[str]:
-    return [t.lower().rstrip(".") for t in _TOKEN.findall(_NOT_A_DENIAL.sub(" ", text))]
+@lru_cache(maxsize=8192)  # each point's texts are read against every sentence of every answer
+def _tokens(text: str) -> tuple[tuple[str, ...], tuple[str, ...], Counter[str]]:
+    """The text's words, their stems, and how often each stem comes."""
+    words = tuple(t.lower().rstrip(".") for t in _TOKEN.findall(_NOT_A_DENIAL.sub(" ", text)))
+    stems = tuple(stem(w) for w in words)
+    return words, stems, Counter(stems)
 
 
 def _content(words: Sequence[str]) -> tuple[str, ...]:
@@ -92,11 +98,15 @@ def _way(word: str) -> int:
 def copied_edits(point: str, sentence: str) -> list[Edit] | None:
     """The content words changed, where the sentence is copied from the point (None when it
     is not): each change as (the point's words, the sentence's)."""
-    p, s = _tokens(point), _tokens(sentence)
+    (p, ps, p_count), (s, ss, s_count) = _tokens(point), _tokens(sentence)
     if not p or not s:
         return None
     # (matched by stem: "raises" for "raising" is no change)
-    match = SequenceMatcher(None, [stem(w) for w in p], [stem(w) for w in s], autojunk=False)
+    # The words shared at all bound the words copied in order: most pairs end here, cheaply.
+    shared = sum((p_count & s_count).values())
+    if shared < MIN_COPIED or shared < COPIED * len(s):
+        return None
+    match = SequenceMatcher(None, ps, ss, autojunk=False)
     same = sum(b.size for b in match.get_matching_blocks())
     if same < MIN_COPIED or same < COPIED * len(s):
         return None

@@ -279,24 +279,27 @@ WORDED_WORDS = 10  # and only a sentence of this many words or more
 Vectors = Callable[[Sequence[tuple[str, ...]]], np.ndarray]  # groups of texts -> unit vectors
 
 
-def nearest_text(
+def text_sims(
     sentence_vecs: np.ndarray, claims: Sequence[Claim] | Sequence[Wrong], vectors: Vectors
-) -> np.ndarray:
-    """(sentences, claims): each sentence's similarity to the nearest of a claim's own texts
-    (its text and paraphrases), read as an answer is (shorthand written out)."""
-    own = [vectors([(expand(t),) for t in c.texts]) for c in claims]
-    return np.stack([(sentence_vecs @ v.T).max(axis=1) for v in own], axis=1)
+) -> list[np.ndarray]:
+    """Per claim, (sentences, its texts): each sentence's similarity to each of the claim's own
+    texts (its text first, then its paraphrases), read as an answer is (shorthand written out)."""
+    return [sentence_vecs @ vectors([(expand(t),) for t in c.texts]).T for c in claims]
 
 
-def said_as(sentence_vecs: np.ndarray, wrongs: Sequence[Wrong], vectors: Vectors) -> np.ndarray:
+def nearest_text(sims: Sequence[np.ndarray]) -> np.ndarray:
+    """(sentences, claims): each sentence's similarity to the nearest of a claim's own texts."""
+    return np.stack([s.max(axis=1) for s in sims], axis=1)
+
+
+def said_as(sims: Sequence[np.ndarray]) -> np.ndarray:
     """(sentences, wrongs): the index of the misconception's text each sentence is asked
     against: a paraphrase where the sentence is in its words, else the misconception itself.
     (Any nearest paraphrase: correct model answers with a false stated misconception 0 -> 3 of
     94, each within 0.05 of the own text; the Volta answer that said one was 0.09 nearer it.)"""
     out = []
-    for w in wrongs:
-        sims = sentence_vecs @ vectors([(expand(t),) for t in w.texts]).T
-        best = sims.argmax(axis=1)
-        nearer = sims[np.arange(len(sims)), best] - sims[:, 0] >= PARAPHRASE_NEARER
+    for s in sims:
+        best = s.argmax(axis=1)
+        nearer = s[np.arange(len(s)), best] - s[:, 0] >= PARAPHRASE_NEARER
         out.append(np.where(nearer, best, 0))
     return np.stack(out, axis=1)

@@ -22,7 +22,7 @@ from .asides import (
     undecided,
     without,
 )
-from .case import nearest_text, said_as
+from .case import nearest_text, said_as, text_sims
 from .checker import Case, check_many
 from .clauses import clauses_of
 from .detectors import no_reference, rule_grade, settled_by_rules
@@ -119,7 +119,7 @@ class OfflineGrader:
             self._vectors([c.texts for c in claims])
         if wrongs:
             self._wrong_vectors(wrongs)
-        # ... and each text as an answer is read (`_nearest_text`: "HBM = narrow bus" in a
+        # ... and each text as an answer is read (`case.text_sims`: "HBM = narrow bus" in a
         # paraphrase is read "HBM is narrow bus").
         texts = [t for c in claims for t in c.texts]
         self._embed_once(expand(t) for t in texts + [t for w in wrongs for t in w.texts])
@@ -250,7 +250,8 @@ class OfflineGrader:
             cvec = self.claim_vectors(refs)
             wvec = self._wrong_vectors(wrongs) if wrongs else None
             terse_reply = refs.focus and len(answer.split()) <= TERSE_REPLY_WORDS
-            verbatim = nearest_text(vecs, claims, self._vectors)
+            verbatim = nearest_text(text_sims(vecs, claims, self._vectors))
+            wrong_sims = text_sims(vecs, wrongs, self._vectors) if wrongs else None
             case = Case(
                 an.sentences,
                 vecs,
@@ -263,8 +264,8 @@ class OfflineGrader:
                 verbatim,
                 an.text or answer,
                 question,
-                wrong_verbatim=nearest_text(vecs, wrongs, self._vectors) if wrongs else None,
-                wrong_nearest=said_as(vecs, wrongs, self._vectors) if wrongs else None,
+                wrong_verbatim=nearest_text(wrong_sims) if wrong_sims else None,
+                wrong_nearest=said_as(wrong_sims) if wrong_sims else None,
                 long=_long(an),
                 exchanged=tuple(
                     exchanged(question, [c.text for c in claims], an.text or answer, embed).items()

@@ -94,7 +94,8 @@ def main() -> None:
             next_gap=gap,
             wrong_min_sim=0.5,
         )
-        vw = {"input": wi, "bank": wb}
+        # (a row's own reference in the guides' field: chosen on the own-reference dev parts)
+        vw = {"input": wi, "bank": wb, "field": base.verdict_weight.get("field", wi)}
         grader._model = replace(base, verdict_weight=vw, thresholds=th)
         got: dict[str, float] = {}
         wrong, falsely = [], []  # wrong answers scored <= 1; right ones (4-5) told they are wrong

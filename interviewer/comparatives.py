@@ -61,6 +61,8 @@ def has_than(text: str, word: str) -> bool:
 
 
 _FILLER = {"on", "in", "at", "the", "a", "an", "way", "much", "far", "than", "to", "for", "by"}
+# Words that open a clause: a comparative just before one qualifies what came before it.
+_CLOSES = {"before", "after", "when", "while", "until", "because", "if", "so"}
 
 
 def attached(text: str, word: str) -> str:
@@ -70,6 +72,9 @@ def attached(text: str, word: str) -> str:
     for token in re.findall(r"[A-Za-z][A-Za-z0-9+\-]*|[,;.:]", text[at + len(word) :])[:4]:
         if token in ",;.:":
             return ""
+        if token.lower() in _CLOSES:  # "reusing data more before evicting it": the data
+            before = [t for t in terms(text[:at]) if t.lower() not in _FILLER]
+            return before[-1].lower() if before else ""
         if token.lower() not in _FILLER:
             return token.lower()
     return ""

@@ -246,9 +246,10 @@ def run(
     if not chosen:
         raise InputError(f"{dataset} has no rows in its {split} part")
     dev = part(items, "dev")
-    # External datasets carry their own references; rows without one (the in-domain set, or
-    # a file of the same shape given by path) are graded against the bank, through the index.
-    index = index_or_none() if any(i.reference is None for i in chosen) else None
+    # As `grade` does: rows without a reference (the in-domain set) are graded against the
+    # bank, and rows with their own are checked against the bank's other questions (an answer
+    # to another question is off-topic).
+    index = index_or_none()
     grader = make_grader(grader_kind, settings, index=index)
     started = time.perf_counter()
     grades = grade_items(chosen, grader, settings, index, f"{dataset}/{split}", quiet)

@@ -24,6 +24,8 @@ from .relations import MOVE, opposed, relation_sign, same_quantities
 from .things import OPENERS, subject_of
 from .words import ENTITY, stem, terms
 
+_NONE = re.compile(r"\b(?:0|zero)\s+(?=[a-z])", re.I)
+
 # A sentence that opens on a condition is about the point's thing ("If the intensity is above
 # the ridge point, the kernel is memory-bound").
 _CONDITIONS = OPENERS | {"", "whenever", "unless", "without", "there"}
@@ -132,8 +134,9 @@ def exact_contradiction(point: str, sentence: str) -> str | None:
             return "exact:swapped"
     if turned_round(point, sentence):
         return "exact:swapped"
-    p_neg = bool(NEGATION.search(point))
-    s_neg = bool(NEGATION.search(sentence))
+    # "the boat with 0 marbles" is "the boat with no marbles" (SciEntsBank's right answer).
+    p_neg = bool(NEGATION.search(_NONE.sub("no ", point)))
+    s_neg = bool(NEGATION.search(_NONE.sub("no ", sentence)))
     if p_neg != s_neg:
         pw, sw = p_words, s_words
         # What is denied must be what the other side asserts: "memory traffic, not compute"

@@ -33,7 +33,7 @@ from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, Precision, Runtime, default_nli
-from .offtopic import OtherQuestions
+from .offtopic import FIELD, OtherQuestions, as_other, nearest
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
@@ -83,6 +83,7 @@ class OfflineGrader:
         self._padding = padding
         self._others = OtherQuestions(index, embedder)
         self._keep = Cache()
+        self._field: dict[str, bool] = {}
 
     @property
     def model(self) -> Model:
@@ -109,6 +110,7 @@ class OfflineGrader:
     def forget_questions(self) -> None:
         """Drop what was prepared for questions (benchmarks: every question starts cold)."""
         self._keep = Cache()
+        self._field = {}
 
     def warm(self, question: str, refs: ReferenceSet) -> None:
         """Embed a question's references and key points before its answer comes (the interview
@@ -267,6 +269,7 @@ class OfflineGrader:
                 wrong_verbatim=nearest_text(wrong_sims) if wrong_sims else None,
                 wrong_nearest=said_as(wrong_sims) if wrong_sims else None,
                 long=_long(an),
+                in_field=origin == "input" and self.in_field(refs),
                 exchanged=tuple(
                     exchanged(question, [c.text for c in claims], an.text or answer, embed).items()
                 )
@@ -327,11 +330,26 @@ class OfflineGrader:
     def answers_other_question(
         self, refs: ReferenceSet, an: Analysis, margin: float | None = None
     ) -> bool:
-        return self._others.fits_better(
-            refs.question_id,
-            an.answer_vec,
-            self.model.off_topic_margin if margin is None else margin,
-        )
+        """The answer fits another bank question clearly better than this one (the bank's
+        question, or a row's own question with its reference answer)."""
+        margin = self.model.off_topic_margin if margin is None else margin
+        if refs.question_id is not None:
+            return self._others.fits_better(refs.question_id, an.answer_vec, margin)
+        given = next((r for r in refs.references if r.kind == "input"), None)
+        if given is None:
+            return False
+        text = as_other(refs.question, given.text)
+        return self._others.fits_better_than(self._embed_once([text])[text], an.answer_vec, margin)
+
+    def in_field(self, refs: ReferenceSet) -> bool:
+        """The question is the bank's, or with its own reference near one of the bank's."""
+        given = next((r for r in refs.references if r.kind == "input"), None)
+        if refs.question_id is not None or given is None:
+            return refs.question_id is not None
+        text = as_other(refs.question, given.text)
+        if text not in self._field:
+            self._field[text] = nearest(self._others, self._embed_once([text])[text]) >= FIELD
+        return self._field[text]
 
     def settle(
         self,
@@ -390,7 +408,7 @@ class OfflineGrader:
             return no_reference(refs, self.provenance())
         verdicts, origin = checked
         kind = "input" if an.best and an.best.kind == "input" else "bank"
-        w = self.model.verdict_weight[kind]
+        w = self.model.verdict_weight["field" if kind == "input" and self.in_field(refs) else kind]
         estimate = self.model.calibrated((1 - w) * pred + w * 5.0 * verdicts.coverage, kind)
         return from_verdicts(
             as_said(verdicts, written or answer),

@@ -279,6 +279,16 @@ def test_confidence_is_lower_near_a_rounding_boundary_for_weak_margins_and_mid_s
             "HBM gives 3 TB/s and GDDR 1 TB/s, with 80 GB on an H100.",
             None,
         ),
+        (  # "0 marbles" is "no marbles" (a right SciEntsBank answer was read as denying it)
+            "The boat with 0 marbles is the standard in this experiment.",
+            "The boat with no marbles is the standard.",
+            None,
+        ),
+        (
+            "A warp has no independent program counter per thread before Volta.",
+            "Before Volta, each thread in a warp had its own independent program counter.",
+            "exact:negation",
+        ),
     ],
 )
 def test_exact_checks(point, sentence, found):

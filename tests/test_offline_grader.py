@@ -256,3 +256,68 @@ def test_the_shipped_stretch_raises_a_right_answer_and_never_a_wrong_one(offline
     assert full.expected_score >= plain_full.expected_score and full.score >= plain_full.score
     assert wrong.wrong_claims and wrong.score <= 1 and plain_wrong.score <= 1
     assert full.provenance.settings["stretch"] == shipped.stretch
+
+
+OWN_Q = "Why is continuous batching better than static batching for an LLM serving system?"
+OWN_REF = (
+    "Continuous batching schedules at the level of each decode iteration instead of per "
+    "request: finished sequences leave the batch and waiting requests join at every step. "
+    "Static batching waits for the longest sequence in the batch, leaving GPU slots idle once "
+    "shorter sequences finish. Continuous batching therefore keeps the GPU busy, raising "
+    "throughput and lowering average latency."
+)
+PINNED = (
+    "Pinned memory is host memory the OS cannot page out, so the GPU's DMA engine can copy "
+    "from it directly. That gives faster host-to-device transfers and lets copies overlap "
+    "with kernels on another stream."
+)
+
+
+def test_against_its_own_reference_an_answer_to_another_question_is_off_topic(built_index):
+    """A row's own question and reference, outside the bank: an answer that belongs to a bank
+    question (a row pasted under the wrong question) scored 3 from its shared vocabulary."""
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    refs = gather(OWN_Q, index, settings, OWN_REF)
+    assert refs.question_id is None  # the row's own question, not a bank one
+    right = (
+        "The scheduler works per decode step: a finished sequence leaves and a queued request "
+        "takes its slot at once, so the GPU never idles waiting for the longest sequence."
+    )
+    off, on = grader.grade_many([(OWN_Q, PINNED, refs), (OWN_Q, right, refs)])
+    assert "off_topic" in off.flags and off.score == 0
+    assert "off_topic" not in on.flags and on.score >= 3
+
+
+AI_Q = "Define arithmetic intensity, and say how a kernel author raises it."
+AI_REF = (
+    "Arithmetic intensity is FLOPs performed per byte moved from memory; it determines where "
+    "you sit on the roofline. You raise it by reusing data more before evicting it: fusing "
+    "operations, tiling so blocks stay in shared memory or registers, and avoiding redundant "
+    "HBM reads and writes of intermediates. Increasing intensity shifts a memory-bound kernel "
+    "toward compute-bound, where the GPU's FLOPs can actually be used."
+)
+
+
+def test_against_its_own_reference_in_the_guides_field_a_turned_answer_is_wrong(built_index):
+    """A take-home question of the team's own, on the guides' subject: the answer that turns
+    the definition and the roofline reading round scored 4 (the structural checks were not
+    trusted on any row's own reference). They are in the field; outside it they still are not
+    (`test_claims`: only a wrong number counts against a networking reference)."""
+    settings, index = built_index
+    grader = make_grader("offline", settings, index=index)
+    refs = gather(AI_Q, index, settings, AI_REF)
+    assert refs.question_id is None and grader.in_field(refs)
+    turned = (
+        "Arithmetic intensity is bytes moved per FLOP. A kernel with high arithmetic intensity "
+        "is memory-bound, so you lower it by fusing kernels and tiling."
+    )
+    right = (
+        "It's the FLOPs a kernel does per byte it moves to or from memory. You raise it with "
+        "data reuse: fuse ops and tile into shared memory so fewer bytes move per FLOP, which "
+        "pushes a memory-bound kernel toward being compute-bound."
+    )
+    wrong, fine = grader.grade_many([(AI_Q, turned, refs), (AI_Q, right, refs)])
+    assert wrong.score <= 1 and wrong.wrong_claims
+    assert "bytes moved per FLOP" in wrong.wrong_claims[0]
+    assert fine.score >= 3 and not fine.wrong_claims

@@ -33,7 +33,7 @@ from .features import Analysis, Cache, analyse_many, as_read, warm
 from .fitted import Model, default_model
 from .index import Index
 from .nli import Entailment, Precision, Runtime, default_nli
-from .offtopic import FIELD, OtherQuestions, as_other, nearest
+from .offtopic import FIELD, OtherQuestions, as_other
 from .padding import PaddingModel, default_padding
 from .records import Grade, Provenance, ReferenceSet
 from .references import claims_for
@@ -83,7 +83,6 @@ class OfflineGrader:
         self._padding = padding
         self._others = OtherQuestions(index, embedder)
         self._keep = Cache()
-        self._field: dict[str, bool] = {}
 
     @property
     def model(self) -> Model:
@@ -110,7 +109,6 @@ class OfflineGrader:
     def forget_questions(self) -> None:
         """Drop what was prepared for questions (benchmarks: every question starts cold)."""
         self._keep = Cache()
-        self._field = {}
 
     def warm(self, question: str, refs: ReferenceSet) -> None:
         """Embed a question's references and key points before its answer comes (the interview
@@ -335,21 +333,22 @@ class OfflineGrader:
         margin = self.model.off_topic_margin if margin is None else margin
         if refs.question_id is not None:
             return self._others.fits_better(refs.question_id, an.answer_vec, margin)
-        given = next((r for r in refs.references if r.kind == "input"), None)
-        if given is None:
-            return False
-        text = as_other(refs.question, given.text)
-        return self._others.fits_better_than(self._embed_once([text])[text], an.answer_vec, margin)
+        own = self._own_vector(refs)
+        return own is not None and self._others.fits_better_than(own, an.answer_vec, margin)
 
     def in_field(self, refs: ReferenceSet) -> bool:
         """The question is the bank's, or with its own reference near one of the bank's."""
-        given = next((r for r in refs.references if r.kind == "input"), None)
-        if refs.question_id is not None or given is None:
-            return refs.question_id is not None
-        text = as_other(refs.question, given.text)
-        if text not in self._field:
-            self._field[text] = nearest(self._others, self._embed_once([text])[text]) >= FIELD
-        return self._field[text]
+        if refs.question_id is not None:
+            return True
+        own = self._own_vector(refs)
+        return own is not None and self._others.nearest(own) >= FIELD
+
+    def _own_vector(self, refs: ReferenceSet) -> np.ndarray | None:
+        """A row's own question and reference, embedded as the bank's questions are."""
+        if refs.given is None:
+            return None
+        text = as_other(refs.question, refs.given.text)
+        return self._embed_once([text])[text]
 
     def settle(
         self,

@@ -57,11 +57,10 @@ class OtherQuestions:
         others = (matrix @ answer_vec)[matrix @ own < SAME]
         return bool(others.size and others.max() - float(own @ answer_vec) > margin)
 
-
-def nearest(bank: OtherQuestions, own: np.ndarray) -> float:
-    """How near the nearest bank question is to a question outside the bank (0 without one)."""
-    found = bank.vectors()
-    return float((found[1] @ own).max()) if found is not None and len(found[0]) else 0.0
+    def nearest(self, own: np.ndarray) -> float:
+        """How near the nearest bank question is to a question outside the bank (0 without)."""
+        bank = self.vectors()
+        return float((bank[1] @ own).max()) if bank is not None and len(bank[0]) else 0.0
 
 
 def as_other(question: str, reference: str) -> str:

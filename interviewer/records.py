@@ -152,6 +152,11 @@ class ReferenceSet:
     focus: tuple[str, ...] = ()
 
     @property
+    def given(self) -> Reference | None:
+        """The row's own reference answer, if it came with one."""
+        return next((r for r in self.references if r.kind == "input"), None)
+
+    @property
     def answer_keys(self) -> tuple[Reference, ...]:
         """Authored answers (input first, then the bank's variants); passages only if none."""
         authored = tuple(r for r in self.references if r.kind in ("input", "bank"))

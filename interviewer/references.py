@@ -62,7 +62,7 @@ def claims_for(refs: ReferenceSet) -> tuple[tuple[Claim, ...], tuple[Wrong, ...]
     """The key points (and known misconceptions) an answer is checked against, and where they
     come from: the row's own reference answer first, then the question's rubric, then the
     whole sentences of the best reference material (automatic)."""
-    given = next((r for r in refs.references if r.kind == "input"), None)
+    given = refs.given
     if given is not None:
         sentences = whole_sentences(given.text, limit=8) or [given.text.strip()]
         # Nobody marked which sentence of a given answer matters most: a lone sentence is the
